@@ -1,0 +1,86 @@
+import { isAbsolute, resolve } from 'node:path';
+
+export type DatabaseConfig =
+  | { dialect: 'sqlite'; file: string }
+  | { dialect: 'postgres'; url: string; poolSize: number };
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  platformPrefix: string;
+  rebalancerPrefix: string;
+  apps: 'all' | 'platform' | 'rebalancer';
+  dataDir: string;
+  database: DatabaseConfig;
+  logLevel: string;
+  accessTokenTtlSeconds: number;
+  seedDemoOnEmpty: boolean;
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`configuration: ${variable} ${problem}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function prefix(env: Env, name: string, fallback: string): string {
+  const raw = env[name] ?? fallback;
+  if (!/^\/[A-Za-z0-9_\-/]*$/.test(raw)) throw new ConfigError(name, `must be a path starting with "/", got "${raw}"`);
+  // A trailing slash would make every route "//x"; normalise it away once here.
+  return raw.length > 1 ? raw.replace(/\/+$/, '') : raw;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const dataDir = resolve(env.DATA_DIR ?? './data');
+  const url = env.DATABASE_URL;
+  let database: DatabaseConfig;
+  if (url) {
+    if (!/^postgres(ql)?:\/\//.test(url)) throw new ConfigError('DATABASE_URL', 'must start with postgres://');
+    database = { dialect: 'postgres', url, poolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200) };
+  } else {
+    const file = env.SQLITE_FILE ?? 'wealth.sqlite';
+    database = { dialect: 'sqlite', file: isAbsolute(file) ? file : resolve(dataDir, file) };
+  }
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const apps = env.WEALTH_APPS ?? 'all';
+  if (apps !== 'all' && apps !== 'platform' && apps !== 'rebalancer') {
+    throw new ConfigError('WEALTH_APPS', 'must be all, platform or rebalancer');
+  }
+  return {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST ?? '0.0.0.0',
+    platformPrefix: prefix(env, 'PLATFORM_PREFIX', '/api'),
+    rebalancerPrefix: prefix(env, 'REBALANCER_PREFIX', '/rebalancer'),
+    apps,
+    dataDir,
+    database,
+    logLevel,
+    accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 36000, 60, 31_536_000),
+    seedDemoOnEmpty: boolean(env, 'SEED_DEMO_ON_EMPTY', true),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    ...overrides,
+  };
+}

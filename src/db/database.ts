@@ -1,0 +1,65 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import { migrationProvider } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+// bigint columns hold cents, micros and ids, all far below 2^53: read them as numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL schema to use (tests isolate each suite in its own). */
+  schema?: string;
+}
+
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Db {
+  if (config.dialect === 'sqlite') {
+    if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
+    const sqlite = new SqliteDatabase(config.file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    // WAL makes NORMAL durable across application crashes; only an OS crash can lose the last commits.
+    sqlite.pragma('synchronous = NORMAL');
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: config.poolSize,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+}
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db: db.kysely, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${reason}`.replace('  ', ' '));
+  }
+  return (results ?? []).map((r) => r.migrationName);
+}
+
+export async function isReachable(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db.kysely);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import { book } from './0001_book.js';
+
+/** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
+const migrations: Record<string, Migration> = {
+  '0001_book': book,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

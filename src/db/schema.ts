@@ -1,0 +1,300 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Row types of every table. Storage conventions (docs/decisions.md):
+ * booleans are 0/1 integers on both dialects, timestamps ISO-8601 UTC text,
+ * dates YYYY-MM-DD text, money integer cents, shares and prices integer millionths.
+ */
+type Id = Generated<number>;
+export type Flag = 0 | 1;
+type Audit = {
+  created_at: string;
+  created_by: string;
+  edited_at: string;
+  edited_by: string;
+};
+
+export interface FirmTable {
+  id: Id;
+  name: string;
+  code: string;
+  multi_trade_block: Flag;
+  trade_block_dates: Flag;
+  trade_block_custom_types: Flag;
+  default_asset_values: string;
+  created_at: string;
+}
+
+export interface RoleTable {
+  id: Id;
+  firm_id: number;
+  name: string;
+}
+
+export interface RolePrivilegeTable {
+  firm_id: number;
+  role_id: number;
+  privilege: string;
+}
+
+export interface UserTable {
+  id: Id;
+  firm_id: number;
+  user_name: string;
+  display_name: string;
+  email: string | null;
+  kind: 'user' | 'api' | 'service';
+  password_hash: string;
+  role_id: number;
+  is_active: Flag;
+  created_at: string;
+}
+
+export interface PartnerAppTable {
+  id: Id;
+  firm_id: number;
+  name: string;
+  client_secret_hash: string;
+  redirect_uris: string;
+  access_token_ttl_seconds: number;
+  refresh_token_ttl_seconds: number;
+  is_active: Flag;
+  created_at: string;
+}
+
+export interface AccessTokenTable {
+  id: Id;
+  firm_id: number;
+  user_id: number;
+  client_id: number | null;
+  audience: 'platform' | 'rebalancer';
+  token_hash: string;
+  expires_at: string;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface BrokerDealerTable {
+  id: Id;
+  firm_id: number;
+  name: string;
+  code: string | null;
+  is_active: Flag;
+}
+
+export interface RepresentativeTable extends Audit {
+  id: Id;
+  firm_id: number;
+  broker_dealer_id: number;
+  first_name: string;
+  last_name: string;
+  name: string;
+  number: string;
+  email: string | null;
+  is_active: Flag;
+  /** The long tail of section 2.13 fields, kept as JSON so the record round-trips whole. */
+  details: string;
+}
+
+export interface ClientTable extends Audit {
+  id: Id;
+  firm_id: number;
+  representative_id: number;
+  name: string;
+  notes: string | null;
+}
+
+export interface RegistrationTable extends Audit {
+  id: Id;
+  firm_id: number;
+  client_id: number;
+  name: string;
+  type: string;
+  is_sleeved: Flag;
+  do_not_trade: Flag;
+}
+
+export interface AccountTable extends Audit {
+  id: Id;
+  firm_id: number;
+  registration_id: number;
+  number: string;
+  name: string;
+  custodian: string;
+  model_id: number | null;
+  cash_cents: number;
+  is_trading_blocked: Flag;
+  restricted_plan_id: number | null;
+  is_active: Flag;
+  /** Sleeve accounts of a sleeved registration carry their allocation; null otherwise. */
+  sleeve_type: string | null;
+  sleeve_target_pct: number | null;
+  sleeve_tolerance_lower: number | null;
+  sleeve_tolerance_upper: number | null;
+}
+
+export interface ProductTable extends Audit {
+  id: Id;
+  firm_id: number;
+  ticker: string;
+  name: string;
+  type: string;
+  class: string | null;
+  sub_class: string | null;
+  category: string | null;
+  price_micros: number | null;
+  price_date: string | null;
+  is_cash: Flag;
+  allows_fractional: Flag;
+}
+
+export interface ProductPriceTable {
+  id: Id;
+  firm_id: number;
+  product_id: number;
+  price_date: string;
+  price_micros: number;
+}
+
+export interface PositionTable {
+  id: Id;
+  firm_id: number;
+  account_id: number;
+  product_id: number;
+  shares_micros: number;
+  cost_cents: number;
+}
+
+export interface TaxLotTable {
+  id: Id;
+  firm_id: number;
+  position_id: number;
+  shares_micros: number;
+  cost_cents: number;
+  acquired_date: string;
+}
+
+export interface PendingTransactionTable {
+  id: Id;
+  firm_id: number;
+  account_id: number;
+  product_id: number | null;
+  type: string;
+  shares_micros: number;
+  amount_cents: number;
+  trade_date: string;
+  created_at: string;
+}
+
+export interface ModelTable extends Audit {
+  id: Id;
+  firm_id: number;
+  name: string;
+  description: string | null;
+  cash_target_pct: number;
+  cash_lower_pct: number;
+  cash_upper_pct: number;
+  is_active: Flag;
+}
+
+export interface ModelAllocationTable {
+  id: Id;
+  firm_id: number;
+  model_id: number;
+  product_id: number;
+  target_pct: number;
+  lower_pct: number;
+  upper_pct: number;
+}
+
+export interface ModelEquivalentTable {
+  id: Id;
+  firm_id: number;
+  model_allocation_id: number;
+  product_id: number;
+  rank: number;
+}
+
+export interface ModelAggTable {
+  id: Id;
+  firm_id: number;
+  name: string;
+}
+
+export interface ModelAggModelTable {
+  firm_id: number;
+  model_agg_id: number;
+  model_id: number;
+  weight_pct: number;
+}
+
+export interface TeamTable {
+  id: Id;
+  firm_id: number;
+  name: string;
+}
+
+export interface TeamUserTable {
+  firm_id: number;
+  team_id: number;
+  user_id: number;
+}
+
+export interface ModelTeamTable {
+  firm_id: number;
+  model_id: number;
+  team_id: number;
+}
+
+export interface TradeGroupTable {
+  id: Id;
+  firm_id: number;
+  name: string;
+}
+
+export interface TradeGroupAccountTable {
+  firm_id: number;
+  trade_group_id: number;
+  account_id: number;
+}
+
+export interface ProductSubstitutionTable {
+  id: Id;
+  firm_id: number;
+  /** null: the substitution applies firm-wide. */
+  account_id: number | null;
+  product_id: number;
+  substitute_product_id: number;
+}
+
+export interface Database {
+  firms: FirmTable;
+  roles: RoleTable;
+  role_privileges: RolePrivilegeTable;
+  users: UserTable;
+  partner_apps: PartnerAppTable;
+  access_tokens: AccessTokenTable;
+  broker_dealers: BrokerDealerTable;
+  representatives: RepresentativeTable;
+  clients: ClientTable;
+  registrations: RegistrationTable;
+  accounts: AccountTable;
+  products: ProductTable;
+  product_prices: ProductPriceTable;
+  positions: PositionTable;
+  tax_lots: TaxLotTable;
+  pending_transactions: PendingTransactionTable;
+  models: ModelTable;
+  model_allocations: ModelAllocationTable;
+  model_equivalents: ModelEquivalentTable;
+  model_aggs: ModelAggTable;
+  model_agg_models: ModelAggModelTable;
+  teams: TeamTable;
+  team_users: TeamUserTable;
+  model_teams: ModelTeamTable;
+  trade_groups: TradeGroupTable;
+  trade_group_accounts: TradeGroupAccountTable;
+  product_substitutions: ProductSubstitutionTable;
+}
+
+export type { ColumnType };

@@ -1,0 +1,27 @@
+import Big from 'big.js';
+
+/**
+ * One representation for amounts, used by every table and mapper:
+ * - money (cash, cost, dollar amounts) is stored as integer cents;
+ * - share quantities as integer millionths of a share (fractional shares exist);
+ * - prices as integer millionths of a dollar (NAVs carry more than two decimals).
+ * The API speaks plain decimal numbers (dollars, shares). Conversion to the stored
+ * integers rounds half away from zero, once, here; nothing else rounds stored amounts.
+ */
+export const CENTS_PER_DOLLAR = 100;
+export const MICROS = 1_000_000;
+
+function scaled(value: number, scale: number): number {
+  // big.js avoids 0.1 + 0.2 style surprises when a decimal is multiplied up to an integer.
+  return Number(new Big(value).times(scale).round(0, Big.roundHalfUp));
+}
+
+export const dollarsToCents = (dollars: number): number => scaled(dollars, CENTS_PER_DOLLAR);
+export const centsToDollars = (cents: number): number => cents / CENTS_PER_DOLLAR;
+export const sharesToMicros = (shares: number): number => scaled(shares, MICROS);
+export const microsToShares = (micros: number): number => micros / MICROS;
+export const priceToMicros = (price: number): number => scaled(price, MICROS);
+export const microsToPrice = (micros: number): number => micros / MICROS;
+
+/** Largest dollar amount the API accepts: keeps every cents value exactly representable. */
+export const MAX_DOLLARS = 1e13;
