@@ -1,0 +1,53 @@
+import formbody from '@fastify/formbody';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AppConfig } from './config.js';
+import type { Db } from './db/database.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { healthRoutes } from './http/health.js';
+import { ProblemSchema } from './http/problem.js';
+import { validatorCompiler } from './http/validation.js';
+import { platformApp } from './platform/index.js';
+import { rebalancerApp } from './rebalancer/index.js';
+import { createServices } from './services.js';
+import { type Clock, systemClock } from './shared/clock.js';
+
+export interface AppDeps {
+  config: AppConfig;
+  db: Db;
+  clock?: Clock;
+}
+
+function loggerOptions(config: AppConfig): FastifyServerOptions['logger'] {
+  if (config.logLevel === 'silent') return false;
+  return {
+    level: config.logLevel,
+    // Token calls may carry codes and secrets in the query string (section 5.3): never log it.
+    serializers: {
+      req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+    },
+    redact: ['req.headers.authorization', 'req.headers.client_secret'],
+  };
+}
+
+/** Builds the whole service from a config; the server and the tests build the same app. */
+export async function buildApp({ config, db, clock = systemClock }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config),
+    // Section 9 writes `/v1/Security/Token` and `/v1/security/token`, and clients build `/api//x`.
+    routerOptions: { caseSensitive: false, ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
+    bodyLimit: 20 * 1024 * 1024,
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.addSchema(ProblemSchema);
+  registerErrorHandling(app);
+  await app.register(formbody);
+
+  const services = createServices(config, db, clock);
+  await app.register(healthRoutes, { db });
+  if (config.apps !== 'rebalancer') await app.register(platformApp, { prefix: config.platformPrefix, services });
+  if (config.apps !== 'platform') await app.register(rebalancerApp, { prefix: config.rebalancerPrefix, services });
+  return app;
+}

@@ -1,0 +1,83 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type ErrorCode } from '../shared/errors.js';
+import { problem, type Problem } from './problem.js';
+
+const STATUS_OF: Record<ErrorCode, number> = {
+  validation_failed: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  invalid_state: 409,
+};
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Turns an Ajv instance path into the field name a partner sees: `/0/name` → `body[0].name`. */
+function fieldOf(part: string, issue: AjvIssue): string {
+  let path = part;
+  for (const segment of issue.instancePath.split('/').slice(1)) {
+    path += /^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`;
+  }
+  const missing = issue.params.missingProperty;
+  if (typeof missing === 'string') path += `.${missing}`;
+  return path;
+}
+
+function describe(issue: AjvIssue): string {
+  if (issue.keyword === 'required') return 'is required';
+  if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues)) {
+    return `must be one of ${issue.params.allowedValues.map(String).join(', ')}`;
+  }
+  return issue.message ?? 'is invalid';
+}
+
+export function validationProblem(part: string, issues: AjvIssue[]): Problem {
+  const seen = new Set<string>();
+  const errors = [];
+  for (const issue of issues) {
+    // anyOf/oneOf repeat the same field once per branch; one line per field reads better.
+    if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf') continue;
+    const field = fieldOf(part, issue);
+    const message = describe(issue);
+    if (seen.has(field + message)) continue;
+    seen.add(field + message);
+    errors.push({ field, message });
+  }
+  const detail = errors.map((e) => `${e.field} ${e.message}`).join('; ') || 'request is invalid';
+  return problem(400, 'validation_failed', detail, errors);
+}
+
+function send(reply: FastifyReply, body: Problem) {
+  return reply.status(body.status).type('application/problem+json').send(body);
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof DomainError) {
+      const status = STATUS_OF[error.code];
+      if (status === 401) reply.header('WWW-Authenticate', 'Session');
+      return send(reply, problem(status, error.code, error.message, error.problems));
+    }
+    const fastifyError = error as FastifyError;
+    if (fastifyError.validation) {
+      return send(reply, validationProblem(fastifyError.validationContext ?? 'body', fastifyError.validation as AjvIssue[]));
+    }
+    const status = fastifyError.statusCode;
+    if (status && status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, wrong media type, body too large) carry safe messages.
+      return send(reply, problem(status, fastifyError.code ?? 'bad_request', fastifyError.message));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(reply, problem(500, 'internal_error', 'An unexpected error occurred; it has been logged.'));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, problem(404, 'route_not_found', `No route for ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}

@@ -1,0 +1,25 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { type Db, isReachable } from '../db/database.js';
+import { responses } from './problem.js';
+
+const Status = Type.Object({ status: Type.String(), database: Type.Optional(Type.String()) });
+
+export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
+  app.get(
+    '/healthz',
+    { config: { public: true }, schema: { tags: ['Health'], summary: 'Liveness: the process answers', response: { 200: Status } } },
+    async () => ({ status: 'ok' }),
+  );
+  app.get(
+    '/readyz',
+    {
+      config: { public: true },
+      schema: { tags: ['Health'], summary: 'Readiness: the database answers', response: responses({ 200: Status, 503: Status }) },
+    },
+    async (_request, reply) => {
+      if (await isReachable(db)) return { status: 'ready', database: db.dialect };
+      return reply.status(503).send({ status: 'unavailable', database: db.dialect });
+    },
+  );
+};

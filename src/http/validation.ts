@@ -1,0 +1,22 @@
+import { Ajv, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+// ajv-formats ships CommonJS; under NodeNext its default export arrives wrapped.
+type AddFormats = (ajv: Ajv) => Ajv;
+const addFormats: AddFormats =
+  (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
+
+function make(options: Options) {
+  const ajv = new Ajv({ useDefaults: true, removeAdditional: true, allowUnionTypes: true, strict: false, ...options });
+  addFormats(ajv);
+  return ajv;
+}
+
+// JSON bodies are taken as typed: "12" is not a number. Query strings and path parameters are
+// text by nature, so they are coerced. allErrors lets one 400 name every bad field.
+const bodyAjv = make({ coerceTypes: false, allErrors: true });
+const textAjv = make({ coerceTypes: 'array', allErrors: true });
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;

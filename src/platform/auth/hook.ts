@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { problem } from '../../http/problem.js';
+import type { PrivilegeName } from './privileges.js';
+import { type AuthService, type Principal, parseSessionToken } from './service.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Reachable without a token (health, docs, login). */
+    public?: boolean;
+    /** The privilege a caller's role must grant. */
+    privilege?: PrivilegeName;
+  }
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+/** The authenticated caller of a route that is not public; the hook guarantees it is set. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('principalOf called on a public route');
+  return request.principal;
+}
+
+function deny(reply: FastifyReply, status: 401 | 403, code: string, detail: string) {
+  if (status === 401) reply.header('WWW-Authenticate', 'Session');
+  return reply.status(status).type('application/problem+json').send(problem(status, code, detail));
+}
+
+/**
+ * Every route of the scope needs a token of the scope's audience unless it says `public`;
+ * a route's `privilege` is then checked against the caller's role.
+ */
+export function requireAuthentication(scope: FastifyInstance, auth: AuthService, audience: 'platform' | 'rebalancer') {
+  scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const config = request.routeOptions.config;
+    if (config.public) return;
+    const token = parseSessionToken(request.headers.authorization);
+    if (!token) return deny(reply, 401, 'unauthorized', 'Authorization: Session <token> is required');
+    const principal = await auth.authenticate(token, audience);
+    if (!principal) return deny(reply, 401, 'unauthorized', 'the token is not valid or has expired');
+    request.principal = principal;
+    if (config.privilege && !principal.privileges.has(config.privilege)) {
+      return deny(reply, 403, 'forbidden', `this call needs the ${config.privilege} privilege`);
+    }
+  });
+}

@@ -1,0 +1,100 @@
+import { DomainError } from '../../shared/errors.js';
+import { type Clock, isoNow } from '../../shared/clock.js';
+import type { AuthRepository } from './repository.js';
+import { digest, matchesDigest, newToken, verifyPassword } from './secrets.js';
+
+export interface Principal {
+  userId: number;
+  firmId: number;
+  userName: string;
+  kind: 'user' | 'api' | 'service';
+  clientId: number | null;
+  privileges: ReadonlySet<string>;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  expires_in: number;
+}
+
+const unauthorized = (why: string) => new DomainError('unauthorized', why);
+
+/** Parses `Basic base64(user:password)`; the password may itself contain colons. */
+export function parseBasic(header: string | undefined): { userName: string; password: string } | undefined {
+  const match = header?.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i);
+  if (!match?.[1]) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  return { userName: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/** `Session <token>` is the spec's form; `Bearer <token>` is accepted because real clients send it. */
+export function parseSessionToken(header: string | undefined): string | undefined {
+  const match = header?.match(/^(?:Session|Bearer)\s+(\S+)\s*$/i);
+  return match?.[1];
+}
+
+export class AuthService {
+  constructor(
+    private readonly repository: AuthRepository,
+    private readonly clock: Clock,
+    private readonly defaultAccessTtlSeconds: number,
+  ) {}
+
+  /** Checks a partner's client_id/client_secret pair; every failure reads the same to the caller. */
+  async verifyPartner(clientId: string | undefined, clientSecret: string | undefined) {
+    if (!clientId || !/^\d+$/.test(clientId) || !clientSecret) {
+      throw unauthorized('client_id and client_secret are required');
+    }
+    const app = await this.repository.findPartnerApp(Number(clientId));
+    if (!app || app.is_active !== 1 || !matchesDigest(app.client_secret_hash, clientSecret)) {
+      throw unauthorized('client_id or client_secret is not valid');
+    }
+    return app;
+  }
+
+  /** Section 5.5: Basic credentials plus the partner's client_id and client_secret. */
+  async basicLogin(input: { authorization?: string; clientId?: string; clientSecret?: string }): Promise<TokenResponse> {
+    const app = await this.verifyPartner(input.clientId, input.clientSecret);
+    const credentials = parseBasic(input.authorization);
+    if (!credentials) throw unauthorized('Authorization: Basic credentials are required');
+    const user = await this.repository.findUserByName(credentials.userName);
+    const passwordOk = user ? await verifyPassword(user.password_hash, credentials.password) : false;
+    // A partner application serves the firm that registered it; another firm's user is refused alike.
+    if (!user || !passwordOk || user.is_active !== 1 || user.firm_id !== app.firm_id) {
+      throw unauthorized('user name or password is not valid');
+    }
+    return this.issueAccessToken({ firmId: user.firm_id, userId: user.id, clientId: app.id }, app.access_token_ttl_seconds);
+  }
+
+  async issueAccessToken(
+    owner: { firmId: number; userId: number; clientId: number | null },
+    ttlSeconds = this.defaultAccessTtlSeconds,
+    audience: 'platform' | 'rebalancer' = 'platform',
+  ): Promise<TokenResponse> {
+    const token = newToken();
+    const now = this.clock.now();
+    await this.repository.insertAccessToken({
+      ...owner,
+      audience,
+      tokenHash: digest(token),
+      expiresAt: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
+      createdAt: now.toISOString(),
+    });
+    return { access_token: token, expires_in: ttlSeconds };
+  }
+
+  async authenticate(token: string, audience: 'platform' | 'rebalancer'): Promise<Principal | undefined> {
+    const owner = await this.repository.findLiveToken(digest(token), audience, isoNow(this.clock));
+    if (!owner) return undefined;
+    return {
+      userId: owner.userId,
+      firmId: owner.firmId,
+      userName: owner.userName,
+      kind: owner.kind,
+      clientId: owner.clientId,
+      privileges: new Set(owner.privileges),
+    };
+  }
+}

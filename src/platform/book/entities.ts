@@ -1,0 +1,172 @@
+import type { TObject } from 'typebox';
+import type { AccountTable, ClientTable, ProductTable, RegistrationTable } from '../../db/schema.js';
+import { centsToDollars, dollarsToCents, microsToPrice, priceToMicros } from '../../shared/money.js';
+import {
+  AccountInput,
+  AccountRecord,
+  ClientInput,
+  ClientRecord,
+  ProductInput,
+  ProductRecord,
+  RegistrationInput,
+  RegistrationRecord,
+} from './schemas.js';
+
+/**
+ * One descriptor per verbose entity of the portfolio API. The routes, service and repository
+ * are generic over it, so an entity is its mapping and its rules, written once.
+ */
+export type BookTable = 'clients' | 'registrations' | 'accounts' | 'products';
+export type ReferencedTable = BookTable | 'representatives' | 'models';
+
+export interface EntityDescriptor<Input, Record> {
+  /** Path segment in `/v1/Portfolio/{path}`. */
+  path: string;
+  label: string;
+  table: BookTable;
+  input: TObject;
+  record: TObject;
+  toRecord(row: never): Record;
+  /** Columns for the fields present in the input: an omitted optional field keeps its stored value. */
+  toColumns(input: Input): { [column: string]: unknown };
+  /** Ids in the input that must name a row of the caller's firm. */
+  references: { field: keyof Input & string; table: ReferencedTable; label: string }[];
+  /** Fields unique within the firm. */
+  uniques: { field: keyof Input & string; column: string }[];
+  normalize?(input: Input): Input;
+}
+
+const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
+type Audited = { created_at: string; created_by: string; edited_at: string; edited_by: string };
+const audit = (row: Audited) => ({
+  createdDate: row.created_at,
+  createdBy: row.created_by,
+  editedDate: row.edited_at,
+  editedBy: row.edited_by,
+});
+type Row<T> = { [K in keyof T]: T[K] extends { __select__: infer S } ? S : T[K] } & { id: number };
+
+export const clients: EntityDescriptor<ClientInput, ClientRecord> = {
+  path: 'Clients',
+  label: 'household',
+  table: 'clients',
+  input: ClientInput,
+  record: ClientRecord,
+  toRecord: (row: Row<ClientTable>) => ({
+    id: row.id,
+    name: row.name,
+    representativeId: row.representative_id,
+    notes: row.notes,
+    ...audit(row),
+  }),
+  toColumns: (input) => ({ name: input.name, representative_id: input.representativeId, notes: input.notes }),
+  references: [{ field: 'representativeId', table: 'representatives', label: 'representative' }],
+  uniques: [],
+};
+
+export const registrations: EntityDescriptor<RegistrationInput, RegistrationRecord> = {
+  path: 'Registrations',
+  label: 'registration',
+  table: 'registrations',
+  input: RegistrationInput,
+  record: RegistrationRecord,
+  toRecord: (row: Row<RegistrationTable>) => ({
+    id: row.id,
+    clientId: row.client_id,
+    name: row.name,
+    type: row.type,
+    isSleeved: row.is_sleeved === 1,
+    doNotTrade: row.do_not_trade === 1,
+    ...audit(row),
+  }),
+  toColumns: (input) => ({
+    client_id: input.clientId,
+    name: input.name,
+    type: input.type,
+    is_sleeved: flag(input.isSleeved),
+    do_not_trade: flag(input.doNotTrade),
+  }),
+  references: [{ field: 'clientId', table: 'clients', label: 'household' }],
+  uniques: [],
+};
+
+export const accounts: EntityDescriptor<AccountInput, AccountRecord> = {
+  path: 'Accounts',
+  label: 'account',
+  table: 'accounts',
+  input: AccountInput,
+  record: AccountRecord,
+  toRecord: (row: Row<AccountTable>) => ({
+    id: row.id,
+    registrationId: row.registration_id,
+    number: row.number,
+    name: row.name,
+    custodian: row.custodian,
+    modelId: row.model_id,
+    cash: centsToDollars(row.cash_cents),
+    isTradingBlocked: row.is_trading_blocked === 1,
+    isActive: row.is_active === 1,
+    restrictedPlanId: row.restricted_plan_id,
+    sleeveType: row.sleeve_type,
+    sleeveTargetPercent: row.sleeve_target_pct,
+    sleeveToleranceLower: row.sleeve_tolerance_lower,
+    sleeveToleranceUpper: row.sleeve_tolerance_upper,
+    ...audit(row),
+  }),
+  toColumns: (input) => ({
+    registration_id: input.registrationId,
+    number: input.number,
+    name: input.name,
+    custodian: input.custodian,
+    model_id: input.modelId,
+    cash_cents: input.cash === undefined ? undefined : dollarsToCents(input.cash),
+    is_trading_blocked: flag(input.isTradingBlocked),
+    is_active: flag(input.isActive),
+  }),
+  references: [
+    { field: 'registrationId', table: 'registrations', label: 'registration' },
+    { field: 'modelId', table: 'models', label: 'model' },
+  ],
+  uniques: [{ field: 'number', column: 'number' }],
+};
+
+export const products: EntityDescriptor<ProductInput, ProductRecord> = {
+  path: 'Products',
+  label: 'product',
+  table: 'products',
+  input: ProductInput,
+  record: ProductRecord,
+  toRecord: (row: Row<ProductTable>) => ({
+    id: row.id,
+    ticker: row.ticker,
+    name: row.name,
+    type: row.type as ProductRecord['type'],
+    class: row.class,
+    subClass: row.sub_class,
+    category: row.category,
+    price: row.price_micros === null ? null : microsToPrice(row.price_micros),
+    priceDate: row.price_date,
+    isCash: row.is_cash === 1,
+    allowsFractionalShares: row.allows_fractional === 1,
+    ...audit(row),
+  }),
+  toColumns: (input) => ({
+    ticker: input.ticker,
+    name: input.name,
+    type: input.type,
+    class: input.class,
+    sub_class: input.subClass,
+    category: input.category,
+    price_micros: input.price === undefined ? undefined : input.price === null ? null : priceToMicros(input.price),
+    price_date: input.priceDate,
+    is_cash: flag(input.isCash),
+    allows_fractional: flag(input.allowsFractionalShares),
+  }),
+  references: [],
+  uniques: [{ field: 'ticker', column: 'ticker' }],
+  // Tickers are matched case-insensitively everywhere, so they are stored upper-case.
+  normalize: (input) => ({ ...input, ticker: input.ticker.trim().toUpperCase() }),
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const VERBOSE_ENTITIES: EntityDescriptor<any, any>[] = [clients, registrations, accounts, products];

@@ -1,0 +1,162 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { BookTable, ReferencedTable } from './entities.js';
+
+// The verbose entities share one generic code path; Kysely's types cannot follow a table name
+// chosen at run time, so this file alone works over an untyped view of the same connection.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Loose = Kysely<any>;
+type Columns = { [column: string]: unknown };
+
+export class BookRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private get loose(): Loose {
+    return this.db as unknown as Loose;
+  }
+
+  transaction<T>(work: (repository: BookRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx: Transaction<Database>) => work(new BookRepository(trx)));
+  }
+
+  async page(table: BookTable, firmId: number, top: number, skip: number) {
+    const rows = await this.loose
+      .selectFrom(table)
+      .selectAll()
+      .where('firm_id', '=', firmId)
+      .orderBy('id')
+      .limit(top)
+      .offset(skip)
+      .execute();
+    const total = await this.loose
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('firm_id', '=', firmId)
+      .executeTakeFirstOrThrow();
+    return { rows, total: Number(total.n) };
+  }
+
+  find(table: BookTable, firmId: number, id: number) {
+    return this.loose.selectFrom(table).selectAll().where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
+  }
+
+  async insert(table: BookTable, columns: Columns): Promise<number> {
+    const row = await this.loose.insertInto(table).values(columns).returning('id').executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+
+  async update(table: BookTable, firmId: number, id: number, columns: Columns) {
+    await this.loose.updateTable(table).set(columns).where('firm_id', '=', firmId).where('id', '=', id).execute();
+  }
+
+  /** The subset of `ids` that exist in the firm. */
+  async existingIds(table: ReferencedTable, firmId: number, ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.loose
+      .selectFrom(table)
+      .select('id')
+      .where('firm_id', '=', firmId)
+      .where('id', 'in', ids)
+      .execute();
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
+  /** Rows of the firm already holding one of `values` in `column`. */
+  async holdersOf(table: BookTable, column: string, firmId: number, values: string[]) {
+    if (values.length === 0) return [];
+    const rows = await this.loose
+      .selectFrom(table)
+      .select(['id', `${column} as value`])
+      .where('firm_id', '=', firmId)
+      .where(column, 'in', values)
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), value: String(r.value) }));
+  }
+
+  positionsOf(firmId: number, accountId: number) {
+    return this.db
+      .selectFrom('positions as p')
+      .innerJoin('products as pr', 'pr.id', 'p.product_id')
+      .select(['p.id', 'p.account_id', 'p.product_id', 'p.shares_micros', 'p.cost_cents', 'pr.ticker', 'pr.price_micros'])
+      .where('p.firm_id', '=', firmId)
+      .where('p.account_id', '=', accountId)
+      .orderBy('pr.ticker')
+      .execute();
+  }
+
+  lotsOf(positionIds: number[]) {
+    if (positionIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('tax_lots')
+      .selectAll()
+      .where('position_id', 'in', positionIds)
+      .orderBy('acquired_date')
+      .orderBy('id')
+      .execute();
+  }
+
+  async replacePositions(
+    firmId: number,
+    accountId: number,
+    positions: { productId: number; sharesMicros: number; costCents: number; lots: { sharesMicros: number; costCents: number; acquiredDate: string }[] }[],
+  ) {
+    const old = await this.db.selectFrom('positions').select('id').where('account_id', '=', accountId).execute();
+    if (old.length > 0) {
+      const ids = old.map((p) => p.id);
+      await this.db.deleteFrom('tax_lots').where('position_id', 'in', ids).execute();
+      await this.db.deleteFrom('positions').where('id', 'in', ids).execute();
+    }
+    for (const position of positions) {
+      const { id } = await this.db
+        .insertInto('positions')
+        .values({
+          firm_id: firmId,
+          account_id: accountId,
+          product_id: position.productId,
+          shares_micros: position.sharesMicros,
+          cost_cents: position.costCents,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (position.lots.length > 0) {
+        await this.db
+          .insertInto('tax_lots')
+          .values(
+            position.lots.map((lot) => ({
+              firm_id: firmId,
+              position_id: id,
+              shares_micros: lot.sharesMicros,
+              cost_cents: lot.costCents,
+              acquired_date: lot.acquiredDate,
+            })),
+          )
+          .execute();
+      }
+    }
+  }
+
+  pricesOf(firmId: number, productId: number) {
+    return this.db
+      .selectFrom('product_prices')
+      .select(['price_date', 'price_micros'])
+      .where('firm_id', '=', firmId)
+      .where('product_id', '=', productId)
+      .orderBy('price_date', 'desc')
+      .execute();
+  }
+
+  async upsertPrice(firmId: number, productId: number, date: string, priceMicros: number) {
+    await this.db
+      .insertInto('product_prices')
+      .values({ firm_id: firmId, product_id: productId, price_date: date, price_micros: priceMicros })
+      .onConflict((oc) => oc.columns(['product_id', 'price_date']).doUpdateSet({ price_micros: priceMicros }))
+      .execute();
+    // The product's latest price moves only forward in time; a back-filled date leaves it alone.
+    await this.db
+      .updateTable('products')
+      .set({ price_micros: priceMicros, price_date: date })
+      .where('id', '=', productId)
+      .where((eb) => eb.or([eb('price_date', 'is', null), eb('price_date', '<=', date)]))
+      .execute();
+  }
+}

@@ -1,0 +1,139 @@
+import { Type, type Static } from 'typebox';
+
+const Id = Type.Integer({ minimum: 1 });
+const Audit = {
+  createdDate: Type.String({ format: 'date-time' }),
+  createdBy: Type.String(),
+  editedDate: Type.String({ format: 'date-time' }),
+  editedBy: Type.String(),
+};
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Dollars = Type.Number({ minimum: -1e13, maximum: 1e13, description: 'US dollars' });
+const IsoDate = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+
+export const PageQuery = Type.Object({
+  $top: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
+  $skip: Type.Integer({ minimum: 0, default: 0 }),
+});
+
+export const KeyParams = Type.Object({ key: Type.Integer({ minimum: 1 }) });
+
+// Households (`clients`).
+export const ClientInput = Type.Object({
+  name: Name,
+  representativeId: Id,
+  notes: Type.Optional(Type.Union([Type.String({ maxLength: 4000 }), Type.Null()])),
+});
+export const ClientRecord = Type.Object({ id: Id, ...ClientInput.properties, notes: Type.Union([Type.String(), Type.Null()]), ...Audit });
+
+export const RegistrationInput = Type.Object({
+  clientId: Id,
+  name: Name,
+  type: Type.String({ minLength: 1, maxLength: 60, description: 'e.g. Individual, Joint, IRA, Roth IRA, Trust' }),
+  isSleeved: Type.Optional(Type.Boolean()),
+  doNotTrade: Type.Optional(Type.Boolean({ description: 'Legacy registration-level trade block' })),
+});
+export const RegistrationRecord = Type.Object({
+  id: Id,
+  ...RegistrationInput.properties,
+  isSleeved: Type.Boolean(),
+  doNotTrade: Type.Boolean(),
+  ...Audit,
+});
+
+export const AccountInput = Type.Object({
+  registrationId: Id,
+  number: Type.String({ minLength: 1, maxLength: 50 }),
+  name: Name,
+  custodian: Type.String({ minLength: 1, maxLength: 100 }),
+  modelId: Type.Optional(Type.Union([Id, Type.Null()])),
+  cash: Type.Optional(Dollars),
+  isTradingBlocked: Type.Optional(Type.Boolean({ description: 'Legacy account-level trade block' })),
+  isActive: Type.Optional(Type.Boolean()),
+});
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+export const AccountRecord = Type.Object({
+  id: Id,
+  ...AccountInput.properties,
+  modelId: Type.Union([Id, Type.Null()]),
+  cash: Type.Number(),
+  isTradingBlocked: Type.Boolean(),
+  isActive: Type.Boolean(),
+  restrictedPlanId: Type.Union([Id, Type.Null()]),
+  sleeveType: Type.Union([Type.String(), Type.Null()]),
+  sleeveTargetPercent: NullableNumber,
+  sleeveToleranceLower: NullableNumber,
+  sleeveToleranceUpper: NullableNumber,
+  ...Audit,
+});
+
+export const PRODUCT_TYPES = ['Equity', 'ETF', 'MutualFund', 'FixedIncome', 'Cash'] as const;
+const OptionalText = Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()]));
+export const ProductInput = Type.Object({
+  ticker: Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9.\\-/ ]+$' }),
+  name: Name,
+  type: Type.Union(PRODUCT_TYPES.map((t) => Type.Literal(t))),
+  class: OptionalText,
+  subClass: OptionalText,
+  category: OptionalText,
+  price: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 1e9 }), Type.Null()])),
+  priceDate: Type.Optional(Type.Union([IsoDate, Type.Null()])),
+  isCash: Type.Optional(Type.Boolean()),
+  allowsFractionalShares: Type.Optional(Type.Boolean()),
+});
+const NullableText = Type.Union([Type.String(), Type.Null()]);
+export const ProductRecord = Type.Object({
+  id: Id,
+  ...ProductInput.properties,
+  class: NullableText,
+  subClass: NullableText,
+  category: NullableText,
+  price: NullableNumber,
+  priceDate: NullableText,
+  isCash: Type.Boolean(),
+  allowsFractionalShares: Type.Boolean(),
+  ...Audit,
+});
+
+export const TaxLotInput = Type.Object({
+  shares: Type.Number({ exclusiveMinimum: 0, maximum: 1e12 }),
+  costBasis: Type.Number({ minimum: 0, maximum: 1e13 }),
+  acquiredDate: IsoDate,
+});
+export const PositionInput = Type.Object({
+  productId: Id,
+  shares: Type.Number({ minimum: 0, maximum: 1e12 }),
+  costBasis: Type.Optional(Type.Number({ minimum: 0, maximum: 1e13 })),
+  taxLots: Type.Optional(Type.Array(TaxLotInput, { maxItems: 1000 })),
+});
+export const PositionRecord = Type.Object({
+  id: Id,
+  accountId: Id,
+  productId: Id,
+  ticker: Type.String(),
+  shares: Type.Number(),
+  costBasis: Type.Number(),
+  price: NullableNumber,
+  marketValue: NullableNumber,
+  taxLots: Type.Array(Type.Object({ id: Id, ...TaxLotInput.properties })),
+});
+
+export const PriceInput = Type.Object({
+  productId: Id,
+  date: IsoDate,
+  price: Type.Number({ exclusiveMinimum: 0, maximum: 1e9 }),
+});
+export const PriceRecord = Type.Object({ date: IsoDate, price: Type.Number() });
+
+export type ClientInput = Static<typeof ClientInput>;
+export type ClientRecord = Static<typeof ClientRecord>;
+export type RegistrationInput = Static<typeof RegistrationInput>;
+export type RegistrationRecord = Static<typeof RegistrationRecord>;
+export type AccountInput = Static<typeof AccountInput>;
+export type AccountRecord = Static<typeof AccountRecord>;
+export type ProductInput = Static<typeof ProductInput>;
+export type ProductRecord = Static<typeof ProductRecord>;
+export type PositionInput = Static<typeof PositionInput>;
+export type PositionRecord = Static<typeof PositionRecord>;
+export type PriceInput = Static<typeof PriceInput>;
+export type PriceRecord = Static<typeof PriceRecord>;

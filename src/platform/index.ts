@@ -1,0 +1,30 @@
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyPluginAsync } from 'fastify';
+import { healthRoutes } from '../http/health.js';
+import { registerOpenApi } from '../http/openapi.js';
+import type { Services } from '../services.js';
+import { requireAuthentication } from './auth/hook.js';
+import { authRoutes } from './auth/routes.js';
+import { bookRoutes } from './book/routes.js';
+
+/**
+ * The portfolio platform at {base_url}. Section 9.2: some resources are documented without the
+ * `/v1` segment, so versioned capability routes are served under both forms.
+ */
+export const platformApp: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+  await registerOpenApi(app, {
+    title: 'Wealth platform: portfolio API',
+    description: 'The portfolio platform ({base_url}). Send `Authorization: Session <token>`.',
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { url: '../openapi.json' } });
+  await app.register(healthRoutes, { db: services.db });
+
+  // Everything below needs a platform token unless a route says `public`.
+  await app.register(async (secured) => {
+    requireAuthentication(secured, services.auth, 'platform');
+    await secured.register(authRoutes, { auth: services.auth });
+    for (const prefix of ['/v1', '']) {
+      await secured.register(bookRoutes, { prefix, verbose: services.verbose, holdings: services.holdings });
+    }
+  });
+};
