@@ -18,15 +18,20 @@ interface AjvIssue {
   params: Record<string, unknown>;
 }
 
-/** Turns an Ajv instance path into the field name a partner sees: `/0/name` → `body[0].name`. */
+/**
+ * Turns an Ajv instance path into the field name a partner sees. Body fields are named as in the
+ * payload (`[0].name`, `cash`), the way services name them; other parts keep their part
+ * (`querystring.$top`, `headers.client_id`).
+ */
 function fieldOf(part: string, issue: AjvIssue): string {
-  let path = part;
-  for (const segment of issue.instancePath.split('/').slice(1)) {
-    path += /^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`;
-  }
+  let path = part === 'body' ? '' : part;
+  const segments = issue.instancePath.split('/').slice(1);
   const missing = issue.params.missingProperty;
-  if (typeof missing === 'string') path += `.${missing}`;
-  return path;
+  if (typeof missing === 'string') segments.push(missing);
+  for (const segment of segments) {
+    path += /^\d+$/.test(segment) ? `[${segment}]` : path === '' ? segment : `.${segment}`;
+  }
+  return path || part;
 }
 
 function describe(issue: AjvIssue): string {
