@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Db } from '../db/database.js';
+import { DEFAULT_ROLES } from '../platform/auth/privileges.js';
+import { digest, hashPassword, newClientSecret } from '../platform/auth/secrets.js';
+import { generateFirmBook, generateHouseholdChunks } from './generator.js';
+import { inWriteTransaction, insertFirm, writeTables, type IdMap } from './repository.js';
+import { type FirmRows, rowCount } from './rows.js';
+
+export interface DemoCredentials {
+  firm: { id: number; code: string; name: string };
+  users: Array<{ userName: string; password: string; kind: 'user' | 'api' | 'service'; role: string; description: string }>;
+  partner: { clientId: number; clientSecret: string; redirectUris: string[] };
+}
+
+export interface SeedDemoOptions {
+  households: number;
+  seed: number;
+  firmCode?: string;
+  firmName?: string;
+  /** YYYY-MM-DD; defaults to today (UTC). The book is a function of (seed, households, asOf). */
+  asOf?: string;
+  chunkSize?: number;
+  /** Called after each committed chunk, for progress output and benchmarks. */
+  onProgress?: (progress: { households: number; rows: number }) => void;
+}
+
+export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
+export const PARTNER_REDIRECT_URIS = ['http://localhost:3000/callback', 'https://localhost:3000/callback'];
+const AUDIT_BY = 'seed';
+
+const DEMO_USERS = [
+  { suffix: 'admin', display: 'Platform Administrator', kind: 'user', role: 'Administrator', description: 'platform user with every privilege' },
+  { suffix: 'readonly', display: 'Read-Only Analyst', kind: 'user', role: 'Read Only', description: 'can read the book, change nothing' },
+  { suffix: 'advisor', display: 'Demo Advisor', kind: 'user', role: 'Advisor', description: 'advisor: edits portfolios and trade blocks' },
+  { suffix: 'api', display: 'API Integration', kind: 'api', role: 'API Integration', description: 'API user for Basic login' },
+  { suffix: 'rebalancer', display: 'Rebalancer Service', kind: 'service', role: 'Rebalancer Service', description: 'service account of the rebalancer' },
+] as const;
+
+/** 18 random bytes: 24 URL-safe characters, far past guessing, easy to paste. */
+const newPassword = (): string => randomBytes(18).toString('base64url');
+
+/**
+ * Creates a new firm with roles, one login of each kind, a partner application and a generated
+ * book. The firm and its reference data commit first, then households commit a chunk at a time,
+ * so a failure part-way leaves a firm with fewer households, never a half-written household.
+ */
+export async function seedDemoFirm(db: Db, options: SeedDemoOptions): Promise<DemoCredentials> {
+  if (!Number.isInteger(options.households) || options.households < 0) {
+    throw new Error(`households must be a whole number >= 0, got ${options.households}`);
+  }
+  if (!Number.isInteger(options.seed)) throw new Error(`seed must be an integer, got ${options.seed}`);
+  const asOf = options.asOf ?? new Date().toISOString().slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(asOf) || Number.isNaN(Date.parse(asOf))) throw new Error(`asOf must be YYYY-MM-DD, got ${asOf}`);
+  const code = options.firmCode ?? 'DEMO';
+  const name = options.firmName ?? 'Summit Wealth Partners (Demo)';
+  const stamp = `${asOf}T00:00:00.000Z`;
+  const audit = { at: stamp, by: AUDIT_BY };
+  const generatorOptions = { households: options.households, seed: options.seed, asOf, chunkSize: options.chunkSize };
+
+  const { tables: access, users } = await accessRows(code, stamp);
+  const clientSecret = access.clientSecret;
+  const book = generateFirmBook(generatorOptions);
+  const { firmId, ids } = await inWriteTransaction(db, async (conn) => {
+    const id = await insertFirm(conn, { name, code, created_at: stamp });
+    return { firmId: id, ids: await writeTables(conn, db.dialect, id, { ...access.rows, ...book }, {}, audit) };
+  });
+
+  let households = 0;
+  let rows = 0;
+  const firmIds: IdMap = ids;
+  for (const chunk of generateHouseholdChunks(generatorOptions, book)) {
+    await inWriteTransaction(db, (conn) => writeTables(conn, db.dialect, firmId, chunk, firmIds, audit));
+    households += chunk.clients.length;
+    rows += rowCount(chunk);
+    options.onProgress?.({ households, rows });
+  }
+
+  const partnerId = ids.partner_apps?.[0];
+  if (partnerId === undefined) throw new Error('partner application was not written');
+  return {
+    firm: { id: firmId, code, name },
+    users,
+    partner: { clientId: partnerId, clientSecret, redirectUris: [...PARTNER_REDIRECT_URIS] },
+  };
+}
+
+async function accessRows(code: string, stamp: string) {
+  const roleNames = Object.keys(DEFAULT_ROLES);
+  const roleIndex = (role: string) => roleNames.indexOf(role);
+  const prefix = code.toLowerCase();
+  const users: DemoCredentials['users'] = DEMO_USERS.map((u) => ({
+    userName: `${prefix}.${u.suffix}`,
+    password: newPassword(),
+    kind: u.kind,
+    role: u.role,
+    description: u.description,
+  }));
+  const hashes = await Promise.all(users.map((u) => hashPassword(u.password)));
+  const clientSecret = newClientSecret();
+  const rows: Pick<FirmRows, 'roles' | 'role_privileges' | 'users' | 'partner_apps' | 'team_users'> = {
+    roles: roleNames.map((name) => ({ name })),
+    role_privileges: roleNames.flatMap((name, role_id) => (DEFAULT_ROLES[name] ?? []).map((privilege) => ({ role_id, privilege }))),
+    users: DEMO_USERS.map((u, i) => ({
+      user_name: users[i]?.userName as string,
+      display_name: u.display,
+      email: u.kind === 'user' ? `${u.suffix}@${prefix}.example` : null,
+      kind: u.kind,
+      password_hash: hashes[i] as string,
+      role_id: roleIndex(u.role),
+      is_active: 1,
+      created_at: stamp,
+    })),
+    partner_apps: [
+      { name: 'Demo Partner App', client_secret_hash: digest(clientSecret), redirect_uris: JSON.stringify(PARTNER_REDIRECT_URIS), is_active: 1, created_at: stamp },
+    ],
+    // The administrator sits on every team and the advisor on the first: model_teams then has owners.
+    team_users: [
+      { team_id: 0, user_id: 0 },
+      { team_id: 1, user_id: 0 },
+      { team_id: 2, user_id: 0 },
+      { team_id: 0, user_id: 2 },
+    ],
+  };
+  return { tables: { rows, clientSecret }, users };
+}
+
+/** Writes the credentials where scripts and tests look for them (`DATA_DIR/demo-credentials.json`). */
+export async function writeDemoCredentials(dataDir: string, credentials: DemoCredentials): Promise<string> {
+  const file = join(dataDir, DEMO_CREDENTIALS_FILE);
+  await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  return file;
+}

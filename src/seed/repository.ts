@@ -1,0 +1,286 @@
+import { type Kysely, sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+import type { ChunkRows, FirmRows, TableName } from './rows.js';
+
+/**
+ * Bulk writes of generated (or imported) rows.
+ *
+ * Id strategy: the repository hands out ids itself, inside the writing transaction, so that a
+ * parent and its children go out in one statement per table and nothing is read back.
+ * SQLite: `begin immediate` takes the write lock first, then ids continue from max(id)
+ * (AUTOINCREMENT keeps later automatic ids above them). PostgreSQL: ids are drawn from the
+ * table's own sequence with nextval, so concurrent writers never collide. Tables whose ids no
+ * other row needs (lots, prices, pending transactions) let the database number them.
+ *
+ * Statements carry the rows as one value per column: SQLite reads a JSON array through
+ * json_each, PostgreSQL unnests typed arrays. That keeps the statement count and the bound
+ * parameter count tiny however many rows a chunk holds.
+ */
+type ColumnType = 'int4' | 'int8' | 'text' | 'float8';
+
+interface TableSpec {
+  columns: Record<string, ColumnType>;
+  /** Column -> table its value indexes into (see rows.ts). */
+  refs?: Record<string, TableName>;
+  audit?: boolean;
+  /** No generated row points at this table: let the database number it. */
+  leaf?: boolean;
+  /** Composite primary key, no id column at all. */
+  noId?: boolean;
+}
+
+const I = 'int4';
+const B = 'int8';
+const T = 'text';
+const F = 'float8';
+
+const SPECS: Record<TableName, TableSpec> = {
+  roles: { columns: { name: T } },
+  role_privileges: { columns: { role_id: I, privilege: T }, refs: { role_id: 'roles' }, noId: true },
+  users: {
+    columns: { user_name: T, display_name: T, email: T, kind: T, password_hash: T, role_id: I, is_active: I, created_at: T },
+    refs: { role_id: 'roles' },
+  },
+  partner_apps: { columns: { name: T, client_secret_hash: T, redirect_uris: T, is_active: I, created_at: T } },
+  broker_dealers: { columns: { name: T, code: T, is_active: I } },
+  representatives: {
+    columns: { broker_dealer_id: I, first_name: T, last_name: T, name: T, number: T, email: T, is_active: I, details: T },
+    refs: { broker_dealer_id: 'broker_dealers' },
+    audit: true,
+  },
+  products: {
+    columns: {
+      ticker: T,
+      name: T,
+      type: T,
+      class: T,
+      sub_class: T,
+      category: T,
+      price_micros: B,
+      price_date: T,
+      is_cash: I,
+      allows_fractional: I,
+    },
+    audit: true,
+  },
+  product_prices: {
+    columns: { product_id: I, price_date: T, price_micros: B },
+    refs: { product_id: 'products' },
+    leaf: true,
+  },
+  models: {
+    columns: { name: T, description: T, cash_target_pct: F, cash_lower_pct: F, cash_upper_pct: F, is_active: I },
+    audit: true,
+  },
+  model_allocations: {
+    columns: { model_id: I, product_id: I, target_pct: F, lower_pct: F, upper_pct: F },
+    refs: { model_id: 'models', product_id: 'products' },
+  },
+  model_equivalents: {
+    columns: { model_allocation_id: I, product_id: I, rank: I },
+    refs: { model_allocation_id: 'model_allocations', product_id: 'products' },
+    leaf: true,
+  },
+  model_aggs: { columns: { name: T } },
+  model_agg_models: {
+    columns: { model_agg_id: I, model_id: I, weight_pct: F },
+    refs: { model_agg_id: 'model_aggs', model_id: 'models' },
+    noId: true,
+  },
+  teams: { columns: { name: T } },
+  team_users: { columns: { team_id: I, user_id: I }, refs: { team_id: 'teams', user_id: 'users' }, noId: true },
+  model_teams: { columns: { model_id: I, team_id: I }, refs: { model_id: 'models', team_id: 'teams' }, noId: true },
+  trade_groups: { columns: { name: T } },
+  product_substitutions: {
+    columns: { account_id: I, product_id: I, substitute_product_id: I },
+    refs: { account_id: 'accounts', product_id: 'products', substitute_product_id: 'products' },
+    leaf: true,
+  },
+  clients: {
+    columns: { representative_id: I, name: T, notes: T },
+    refs: { representative_id: 'representatives' },
+    audit: true,
+  },
+  registrations: {
+    columns: { client_id: I, name: T, type: T, is_sleeved: I, do_not_trade: I },
+    refs: { client_id: 'clients' },
+    audit: true,
+  },
+  accounts: {
+    columns: {
+      registration_id: I,
+      number: T,
+      name: T,
+      custodian: T,
+      model_id: I,
+      cash_cents: B,
+      is_trading_blocked: I,
+      is_active: I,
+      sleeve_type: T,
+      sleeve_target_pct: F,
+      sleeve_tolerance_lower: F,
+      sleeve_tolerance_upper: F,
+    },
+    refs: { registration_id: 'registrations', model_id: 'models' },
+    audit: true,
+  },
+  positions: {
+    columns: { account_id: I, product_id: I, shares_micros: B, cost_cents: B },
+    refs: { account_id: 'accounts', product_id: 'products' },
+  },
+  tax_lots: {
+    columns: { position_id: I, shares_micros: B, cost_cents: B, acquired_date: T },
+    refs: { position_id: 'positions' },
+    leaf: true,
+  },
+  pending_transactions: {
+    columns: { account_id: I, product_id: I, type: T, shares_micros: B, amount_cents: B, trade_date: T, created_at: T },
+    refs: { account_id: 'accounts', product_id: 'products' },
+    leaf: true,
+  },
+  trade_group_accounts: {
+    columns: { trade_group_id: I, account_id: I },
+    refs: { trade_group_id: 'trade_groups', account_id: 'accounts' },
+    noId: true,
+  },
+};
+
+/** Parents before children: the order every write follows. */
+export const WRITE_ORDER: TableName[] = [
+  'roles', 'role_privileges', 'users', 'partner_apps', 'broker_dealers', 'representatives', 'products',
+  'product_prices', 'models', 'model_allocations', 'model_equivalents', 'model_aggs', 'model_agg_models', 'teams',
+  'team_users', 'model_teams', 'trade_groups', 'clients', 'registrations', 'accounts', 'positions', 'tax_lots',
+  'pending_transactions', 'trade_group_accounts', 'product_substitutions',
+];
+
+/** Table -> ids by row position: existing rows first (when a caller passes them), then written rows. */
+export type IdMap = Partial<Record<TableName, readonly number[]>>;
+export type Tables = Partial<{ [K in TableName]: readonly object[] }>;
+type Conn = Kysely<Database>;
+
+const SQLITE_ROWS_PER_STATEMENT = 20_000;
+const PG_ROWS_PER_STATEMENT = 50_000;
+
+/** Runs `work` in one transaction holding the write lock from the start. */
+export async function inWriteTransaction<R>(db: Db, work: (conn: Conn) => Promise<R>): Promise<R> {
+  if (db.dialect === 'postgres') return db.kysely.transaction().execute(work);
+  return db.kysely.connection().execute(async (conn) => {
+    // A deferred transaction would read max(id) and then fail to upgrade if another writer got in first.
+    await sql`begin immediate`.execute(conn);
+    try {
+      const result = await work(conn);
+      await sql`commit`.execute(conn);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(conn);
+      throw error;
+    }
+  });
+}
+
+export async function insertFirm(conn: Conn, firm: { name: string; code: string; created_at: string }): Promise<number> {
+  const row = await conn
+    .insertInto('firms')
+    .values({
+      ...firm,
+      multi_trade_block: 1,
+      trade_block_dates: 1,
+      trade_block_custom_types: 0,
+      default_asset_values: 'PendingTransactionsAndOrders',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Writes `tables` in WRITE_ORDER with firm_id and (for audited tables) audit fields bound once.
+ * Returns the ids of every written table with ids, appended to those in `known`.
+ */
+export async function writeTables(
+  conn: Conn,
+  dialect: Db['dialect'],
+  firmId: number,
+  tables: Tables,
+  known: IdMap,
+  audit: { at: string; by: string },
+): Promise<IdMap> {
+  const ids: Record<string, readonly number[]> = { ...known };
+  for (const table of WRITE_ORDER) {
+    const rows = tables[table];
+    if (!rows || rows.length === 0) continue;
+    const spec = SPECS[table];
+    const withId = !spec.noId && !spec.leaf;
+    const newIds = withId ? await allocateIds(conn, dialect, table, rows.length) : [];
+    const columns = Object.keys(spec.columns);
+    const values = rows.map((row, i) => {
+      const r = row as Record<string, unknown>;
+      const tuple = columns.map((c) => {
+        const v = r[c] ?? null;
+        const target = spec.refs?.[c];
+        return target && v !== null ? resolve(ids, target, v as number, table, c) : v;
+      });
+      if (withId) tuple.unshift(newIds[i] as number);
+      return tuple;
+    });
+    if (withId) ids[table] = [...(known[table] ?? []), ...newIds];
+    const constants: [string, ColumnType, string | number][] = [['firm_id', I, firmId]];
+    if (spec.audit) {
+      constants.push(['created_at', T, audit.at], ['created_by', T, audit.by], ['edited_at', T, audit.at], ['edited_by', T, audit.by]);
+    }
+    const typed: [string, ColumnType][] = [...(withId ? [['id', I] as [string, ColumnType]] : []), ...columns.map((c) => [c, spec.columns[c] as ColumnType] as [string, ColumnType])];
+    const step = dialect === 'sqlite' ? SQLITE_ROWS_PER_STATEMENT : PG_ROWS_PER_STATEMENT;
+    for (let start = 0; start < values.length; start += step) {
+      const part = values.slice(start, start + step);
+      await (dialect === 'sqlite' ? insertSqlite : insertPostgres)(conn, table, typed, constants, part);
+    }
+  }
+  return ids;
+}
+
+function resolve(ids: Record<string, readonly number[]>, target: string, index: number, table: string, column: string): number {
+  const id = ids[target]?.[index];
+  if (id === undefined) throw new Error(`${table}.${column}: no ${target} row at position ${index}`);
+  return id;
+}
+
+async function allocateIds(conn: Conn, dialect: Db['dialect'], table: TableName, count: number): Promise<number[]> {
+  if (dialect === 'sqlite') {
+    const { rows } = await sql<{ top: number }>`select coalesce(max(id), 0) as top from ${sql.table(table)}`.execute(conn);
+    const top = rows[0]?.top ?? 0;
+    return Array.from({ length: count }, (_, i) => top + 1 + i);
+  }
+  const { rows } = await sql<{ id: number }>`
+    select nextval(pg_get_serial_sequence(${table}, 'id')) as id from generate_series(1, ${count}::int) order by 1`.execute(conn);
+  return rows.map((r) => Number(r.id));
+}
+
+async function insertSqlite(
+  conn: Conn,
+  table: string,
+  columns: [string, ColumnType][],
+  constants: [string, ColumnType, string | number][],
+  rows: unknown[][],
+): Promise<void> {
+  const names = [...columns.map(([c]) => c), ...constants.map(([c]) => c)];
+  const select = [...columns.map((_, i) => sql.raw(`value ->> ${i}`)), ...constants.map(([, , v]) => sql`${v}`)];
+  await sql`insert into ${sql.table(table)} (${sql.join(names.map((n) => sql.ref(n)))})
+    select ${sql.join(select)} from json_each(${JSON.stringify(rows)})`.execute(conn);
+}
+
+async function insertPostgres(
+  conn: Conn,
+  table: string,
+  columns: [string, ColumnType][],
+  constants: [string, ColumnType, string | number][],
+  rows: unknown[][],
+): Promise<void> {
+  const names = [...columns.map(([c]) => c), ...constants.map(([c]) => c)];
+  const arrays = columns.map(([, type], i) => sql`${rows.map((r) => r[i])}::${sql.raw(type)}[]`);
+  const fixed = constants.map(([, type, v]) => sql`${v}::${sql.raw(type)}`);
+  await sql`insert into ${sql.table(table)} (${sql.join(names.map((n) => sql.ref(n)))})
+    select u.*, ${sql.join(fixed)} from unnest(${sql.join(arrays)}) as u`.execute(conn);
+}
+
+export type { ChunkRows, FirmRows };
