@@ -1,0 +1,122 @@
+import { normalize, type ImportIssue, type SourceRow } from './sources.js';
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TRUE = /^(true|yes|y|1)$/i;
+const FALSE = /^(false|no|n|0)$/i;
+
+/**
+ * Typed reads of one row's fields. Every problem is recorded against the row's file and line
+ * and the snake_case field name, and the row is marked bad; reading goes on so that one pass
+ * reports every problem of the row.
+ */
+export class RowReader {
+  bad = false;
+
+  constructor(
+    readonly row: SourceRow,
+    private readonly issues: ImportIssue[],
+    known: readonly string[],
+  ) {
+    const fields = new Set(known.map(normalize));
+    for (const key of row.values.keys()) {
+      if (!fields.has(key)) this.fail(key, `unknown field; expected one of ${known.join(', ')}`);
+    }
+  }
+
+  fail(field: string, message: string): void {
+    this.bad = true;
+    this.issues.push({ file: this.row.file, line: this.row.line, field, message });
+  }
+
+  private raw(field: string): unknown {
+    const value = this.row.values.get(normalize(field));
+    return value === '' ? undefined : (value ?? undefined);
+  }
+
+  has(field: string): boolean {
+    return this.raw(field) !== undefined;
+  }
+
+  text(field: string, required: true, max?: number): string;
+  text(field: string, required?: false, max?: number): string | null;
+  text(field: string, required = false, max = 200): string | null {
+    const value = this.raw(field);
+    if (value === undefined) {
+      if (required) this.fail(field, 'is required');
+      return required ? '' : null;
+    }
+    if (typeof value !== 'string' && typeof value !== 'number') {
+      this.fail(field, 'must be text');
+      return required ? '' : null;
+    }
+    const text = String(value).trim();
+    if (text.length > max) this.fail(field, `must be at most ${max} characters`);
+    return text;
+  }
+
+  oneOf<T extends string>(field: string, allowed: readonly T[], required: boolean): T | null {
+    const value = this.text(field, required as false);
+    if (value === null || value === '') return null;
+    const match = allowed.find((a) => a.toLowerCase() === value.toLowerCase());
+    if (!match) this.fail(field, `must be one of ${allowed.join(', ')}; got "${value}"`);
+    return match ?? null;
+  }
+
+  flag(field: string, fallback: 0 | 1): 0 | 1 {
+    const value = this.raw(field);
+    if (value === undefined) return fallback;
+    if (value === true || value === 1 || (typeof value === 'string' && TRUE.test(value.trim()))) return 1;
+    if (value === false || value === 0 || (typeof value === 'string' && FALSE.test(value.trim()))) return 0;
+    this.fail(field, `must be true or false; got "${String(value)}"`);
+    return fallback;
+  }
+
+  /** A plain decimal (no exponent, no thousands separators) with at most `scale` places. */
+  decimal(field: string, options: { required?: boolean; min?: number; max?: number; scale: number; positive?: boolean }): number | null {
+    const value = this.raw(field);
+    if (value === undefined) {
+      if (options.required) this.fail(field, 'is required');
+      return null;
+    }
+    const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+    if (!DECIMAL.test(text)) {
+      this.fail(field, `must be a decimal number; got "${String(value)}"`);
+      return null;
+    }
+    const places = text.split('.')[1]?.length ?? 0;
+    if (places > options.scale) {
+      this.fail(field, `must have at most ${options.scale} decimal places`);
+      return null;
+    }
+    const number = Number(text);
+    if (options.positive && number <= 0) this.fail(field, 'must be greater than 0');
+    else if (options.min !== undefined && number < options.min) this.fail(field, `must be at least ${options.min}`);
+    else if (options.max !== undefined && number > options.max) this.fail(field, `must be at most ${options.max}`);
+    return number;
+  }
+
+  date(field: string, required = false): string | null {
+    const value = this.text(field, required as false);
+    if (value === null || value === '') return null;
+    const valid = DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+    if (!valid) this.fail(field, `must be a date YYYY-MM-DD; got "${value}"`);
+    return valid ? value : null;
+  }
+
+  /** A reference: a whole number is an id, anything else a natural key. */
+  reference(field: string, required = true): { id: number } | { key: string } | null {
+    const value = this.raw(field);
+    if (value === undefined) {
+      if (required) this.fail(field, 'is required');
+      return null;
+    }
+    if (typeof value === 'number' && Number.isInteger(value)) return { id: value };
+    if (typeof value !== 'string') {
+      this.fail(field, 'must be an id or a name');
+      return null;
+    }
+    const text = value.trim();
+    return /^\d+$/.test(text) ? { id: Number(text) } : { key: text };
+  }
+}

@@ -1,0 +1,1 @@
+export { formatImportReport, importBook, type ImportIssue, type ImportOptions, type ImportReport } from './importer.js';

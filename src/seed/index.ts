@@ -1,0 +1,1 @@
+export { DEMO_CREDENTIALS_FILE, type DemoCredentials, seedDemoFirm, type SeedDemoOptions, writeDemoCredentials } from './demo.js';
