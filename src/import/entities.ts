@@ -163,9 +163,13 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
       r.fail('sleeve_target_pct', 'is required for an account of a sleeved registration');
     }
     if (registration !== null && !l.registrationSleeved.get(registration) && sleeve.sleeve_type !== null) {
-      r.fail('sleeve_type', 'only accounts of a sleeved registration are sleeves');
+      r.fail(sleeve_target_pct !== null ? 'sleeve_target_pct' : 'sleeve_type', 'only accounts of a sleeved registration are sleeves');
     }
     if (number && l.accountByNumber.has(key(number))) r.fail('number', `account number ${number} already exists`);
+    if (registration !== null && sleeve_target_pct !== null && registration >= l.registrations.ids.length) {
+      const sum = l.sleeveTotals.get(registration)?.total ?? 0;
+      l.sleeveTotals.set(registration, { total: sum + sleeve_target_pct, file: r.row.file, line: r.row.line });
+    }
     const is_trading_blocked = r.flag('is_trading_blocked', 0);
     if (number) l.accountByNumber.set(key(number), l.accounts.next());
     if (r.bad) return;
@@ -204,6 +208,16 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
     if (acquired_date) t.tax_lots.push({ position_id, shares_micros: position.shares_micros, cost_cents: position.cost_cents, acquired_date });
   },
 };
+
+/** A new sleeved registration's sleeves must total 100; reported on its last sleeve's line. */
+export function checkSleeveTotals(l: Lookups, issues: ImportIssue[]): void {
+  for (const { total, file, line } of l.sleeveTotals.values()) {
+    // Percents carry at most four places: compare in ten-thousandths to avoid float noise.
+    if (Math.round(total * 10_000) !== 1_000_000) {
+      issues.push({ file, line, field: 'sleeve_target_pct', message: `sleeve targets of the registration total ${total}, not 100` });
+    }
+  }
+}
 
 /** `registration` is an id, or a name within `client`. */
 function accountRegistration(r: RowReader, l: Lookups): number | null {

@@ -158,6 +158,23 @@ for (const dialect of await dialects()) {
       ]);
     });
 
+    it('requires the sleeves of a new sleeved registration to total 100', async () => {
+      const report = await importBook(db, firmId, [
+        file('registrations.csv', 'client,name,type,is_sleeved\nSolo Client,Sleeved Trust,Revocable Trust,true\n'),
+        file(
+          'accounts.csv',
+          'number,name,custodian,client,registration,sleeve_target_pct,sleeve_tolerance_lower,sleeve_tolerance_upper\n' +
+            'SLV-1,Sleeve 1,Pershing,Solo Client,Sleeved Trust,60,3,3\n' +
+            'SLV-2,Sleeve 2,Pershing,Solo Client,Sleeved Trust,30.5,3,3\n' +
+            'SLV-3,Not a sleeve,Pershing,Solo Client,Solo IRA,10,,\n',
+        ),
+      ]);
+      expect(report.errors.map((e) => [e.line, e.field])).toEqual([
+        [3, 'sleeve_target_pct'],
+        [4, 'sleeve_target_pct'],
+      ]);
+    });
+
     it('refuses an unknown firm', async () => {
       const report = await importBook(db, 999_999, [file('clients.csv', 'name,representative\nA,R-900\n')]);
       expect(report.errors).toEqual([{ file: '', line: 0, field: 'firmId', message: 'no firm with id 999999' }]);

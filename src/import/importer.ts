@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { inWriteTransaction, writeTables } from '../seed/repository.js';
-import { emptyTables, handleRow, type ImportTables } from './entities.js';
+import { checkSleeveTotals, emptyTables, handleRow, type ImportTables } from './entities.js';
 import { loadHeld, loadLookups, Lookups } from './lookups.js';
 import { ENTITIES, type Entity, type ImportIssue, readSource, type SourceRow } from './sources.js';
 
@@ -61,6 +61,7 @@ export async function importBook(db: Db, firmId: number, files: string[], option
       if (entityRows[0]?.entity === 'positions') await loadHeld(conn, lookups, existingAccountsOf(entityRows, lookups));
       for (const row of entityRows) handleRow(row, lookups, tables, errors);
     }
+    checkSleeveTotals(lookups, errors);
     if (errors.length > 0) return;
     const at = (options.now ?? (() => new Date()))().toISOString();
     await writeTables(conn, db.dialect, firmId, tables, lookups.known(), { at, by: options.by ?? 'import' });

@@ -50,6 +50,8 @@ export class Lookups {
   accountByNumber = new Map<string, number>();
   models = new Space();
   modelByName = new Map<string, number>();
+  /** Sleeve targets of the accounts imported into registrations this import creates. */
+  sleeveTotals = new Map<number, { total: number; file: string; line: number }>();
   /** `${accountIndex}|${productIndex}` of existing and imported positions. */
   held = new Set<string>();
 

@@ -135,6 +135,10 @@ for (const dialect of await dialects()) {
       }
     });
 
+    it('refuses a firm code that is taken', async () => {
+      await expect(seedDemoFirm(db, { ...SEED, households: 1 })).rejects.toThrow(/firm with code DEMO already exists/);
+    });
+
     it('seeds a second firm beside the first without clashing', async () => {
       const second = await seedDemoFirm(db, { ...SEED, households: 5, firmCode: 'DEMO2', firmName: 'Second Demo' });
       expect(second.firm.id).not.toBe(credentials.firm.id);

@@ -5,7 +5,7 @@ import type { Db } from '../db/database.js';
 import { DEFAULT_ROLES } from '../platform/auth/privileges.js';
 import { digest, hashPassword, newClientSecret } from '../platform/auth/secrets.js';
 import { generateFirmBook, generateHouseholdChunks } from './generator.js';
-import { inWriteTransaction, insertFirm, writeTables, type IdMap } from './repository.js';
+import { firmCodeTaken, inWriteTransaction, insertFirm, writeTables, type IdMap } from './repository.js';
 import { type FirmRows, rowCount } from './rows.js';
 
 export interface DemoCredentials {
@@ -33,7 +33,7 @@ const AUDIT_BY = 'seed';
 const DEMO_USERS = [
   { suffix: 'admin', display: 'Platform Administrator', kind: 'user', role: 'Administrator', description: 'platform user with every privilege' },
   { suffix: 'readonly', display: 'Read-Only Analyst', kind: 'user', role: 'Read Only', description: 'can read the book, change nothing' },
-  { suffix: 'advisor', display: 'Demo Advisor', kind: 'user', role: 'Advisor', description: 'advisor: edits portfolios and trade blocks' },
+  { suffix: 'advisor', display: 'Demo Advisor', kind: 'user', role: 'Advisor', description: 'edits portfolios and trade blocks' },
   { suffix: 'api', display: 'API Integration', kind: 'api', role: 'API Integration', description: 'API user for Basic login' },
   { suffix: 'rebalancer', display: 'Rebalancer Service', kind: 'service', role: 'Rebalancer Service', description: 'service account of the rebalancer' },
 ] as const;
@@ -63,6 +63,8 @@ export async function seedDemoFirm(db: Db, options: SeedDemoOptions): Promise<De
   const clientSecret = access.clientSecret;
   const book = generateFirmBook(generatorOptions);
   const { firmId, ids } = await inWriteTransaction(db, async (conn) => {
+    // The unique index would refuse it too, but with a message nobody could act on.
+    if (await firmCodeTaken(conn, code)) throw new Error(`a firm with code ${code} already exists; pass another firm code`);
     const id = await insertFirm(conn, { name, code, created_at: stamp });
     return { firmId: id, ids: await writeTables(conn, db.dialect, id, { ...access.rows, ...book }, {}, audit) };
   });

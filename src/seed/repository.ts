@@ -179,6 +179,10 @@ export async function inWriteTransaction<R>(db: Db, work: (conn: Conn) => Promis
   });
 }
 
+export async function firmCodeTaken(conn: Conn, code: string): Promise<boolean> {
+  return (await conn.selectFrom('firms').select('id').where('code', '=', code).executeTakeFirst()) !== undefined;
+}
+
 export async function insertFirm(conn: Conn, firm: { name: string; code: string; created_at: string }): Promise<number> {
   const row = await conn
     .insertInto('firms')
