@@ -1,0 +1,75 @@
+// One account, end to end: build the state, honour trade blocks, run the
+// rebalance type, apply the trade filters, emit the result.
+
+import { resetBuys } from './buys.js';
+import { addBuys, withdrawAllSells, withdrawSells } from './cashflows.js';
+import { buildState, settingsOf } from './build.js';
+import { dropSmallBuys, dropSmallSells, enforceMaxTrades } from './filters.js';
+import { needReviewBuys, needReviewSells } from './needreview.js';
+import { errorResult, finishState } from './result.js';
+import type { AccountState } from './state.js';
+import type { AccountResult, AccountSnapshot, RebalanceOptions, TradeBlock } from './types.js';
+import { activeTradeBlock } from './values.js';
+
+/** Rebalances one account. Pure: the same snapshot and options always give the same result. */
+export function rebalanceAccount(snapshot: AccountSnapshot, options: RebalanceOptions): AccountResult {
+  return runAccount(snapshot, options, 0, null);
+}
+
+function blockText(b: TradeBlock): string {
+  const what = b.entityEnum === 6 ? `registration ${b.entityId}` : `account ${b.entityId}`;
+  return `${what} is trade blocked (${b.reason}${b.description ? `: ${b.description}` : ''}); no trades`;
+}
+
+/**
+ * `cashAdjustment` moves cash in or out before the rebalance (sleeve
+ * transfers); `outerBlock` is a registration block found by the caller.
+ */
+export function runAccount(snap: AccountSnapshot, options: RebalanceOptions, cashAdjustment: number, outerBlock: TradeBlock | null): AccountResult {
+  const settings = settingsOf(options, snap);
+  const block = outerBlock ?? activeTradeBlock(snap.tradeBlocks, snap.accountId, snap.registrationId);
+  const st = buildState(snap, settings, cashAdjustment);
+  if (block) {
+    const warning = { accountId: snap.accountId, severity: 'Warning' as const, code: 'TRADE_BLOCKED', message: blockText(block) };
+    // A blocked account is not being traded, so data problems that would stop
+    // a rebalance (no model yet, a missing price) are not batch errors here.
+    if (st.failed) return errorResult(snap.accountId, settings.reason, [warning]);
+    st.messages.push(warning);
+    return finishState(st);
+  }
+  if (st.failed) return errorResult(snap.accountId, settings.reason, st.messages);
+  plan(st);
+  return finishState(st);
+}
+
+function plan(st: AccountState): void {
+  let buys: ((s: AccountState) => void) | null = null;
+  switch (st.settings.reason) {
+    case 'NeedReview':
+      needReviewSells(st);
+      buys = needReviewBuys;
+      break;
+    case 'Withdraw':
+      withdrawSells(st);
+      break;
+    case 'Add':
+      buys = addBuys;
+      break;
+    case 'Withdraw100Pct':
+      withdrawAllSells(st);
+      break;
+  }
+  dropSmallSells(st);
+  if (buys) {
+    buys(st);
+    dropSmallBuys(st);
+  }
+  const recompute = buys;
+  enforceMaxTrades(st, () => {
+    resetBuys(st);
+    if (recompute) {
+      recompute(st);
+      dropSmallBuys(st);
+    }
+  });
+}

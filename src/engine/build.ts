@@ -1,0 +1,207 @@
+// Turns a snapshot into the working state: holdings grouped into model lines,
+// priorities attached, values, protected cash and the cash target computed.
+
+import { buyPriorityOf, lineTemplate, sellPriorityOf, type LineTemplate } from './lines.js';
+import { formatDollars, shareDecimals } from './money.js';
+import { AccountState, Holding, Line, type Settings } from './state.js';
+import { BuyPriority, SellPriority, type AccountSnapshot, type Position, type RebalanceOptions } from './types.js';
+import { countedItems, protectedCash } from './values.js';
+
+export function settingsOf(opts: RebalanceOptions, snap: AccountSnapshot): Settings {
+  const counted = countedItems(opts.assetValues ?? 'PendingTransactionsAndOrders', snap.firmDefaultAssetValues);
+  return {
+    reason: opts.reason,
+    amount: opts.amount !== undefined && opts.amount > 0 ? opts.amount : 0,
+    exactTrades: opts.exactTrades ?? false,
+    maxTrades: opts.maxTrades ?? 1000,
+    minTradeAmount: opts.minTradeAmount ?? 0,
+    minTradePercent: opts.minTradePercent ?? 0,
+    rounding: opts.roundingLogic ?? 'Default',
+    includeCustodialCash: opts.includeCustodialCash ?? true,
+    useSubstitution: (opts.useProductSubstitution ?? 'Use') === 'Use',
+    countPending: counted.pending,
+    countOrders: counted.orders,
+  };
+}
+
+// Loss shares of one position for Sell If No Gain: with tax lots only the lots
+// at or below cost may go; without lots the average cost decides for all shares.
+function lossSharesOf(p: Position, price: number): number {
+  if (p.taxLots && p.taxLots.length > 0) {
+    let s = 0;
+    for (const lot of p.taxLots) if (lot.shares > 0 && price * lot.shares <= lot.costBasis + 1e-9) s += lot.shares;
+    return s < p.shares ? s : p.shares;
+  }
+  if (p.costBasis == null || p.shares <= 0) return 0;
+  return price * p.shares <= p.costBasis + 1e-9 ? p.shares : 0;
+}
+
+/** Builds the state; `failed` is set, with an Error message, when the account cannot be rebalanced. */
+export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjustment: number): AccountState {
+  const st = new AccountState(snap, settings);
+  const model = snap.model;
+  if (!model && settings.reason !== 'Withdraw100Pct') {
+    st.message('Error', 'NO_MODEL', `account ${snap.accountId} has no model; it cannot be rebalanced`);
+    st.failed = true;
+    return st;
+  }
+  const tpl: LineTemplate | null = model ? lineTemplate(snap, settings.useSubstitution) : null;
+  const products = snap.products;
+  if (tpl) {
+    for (const n of tpl.notes) st.message(n.severity, n.code, n.message, n.productId);
+    for (const spec of tpl.lines) {
+      const ticker = products.get(spec.key)?.ticker ?? `#${spec.key}`;
+      st.lines.push(new Line(spec.key, ticker, true, spec.targetPct / 100, spec.targetPct, spec.lowerPct, spec.upperPct));
+    }
+  }
+  const modelLines = st.lines.length;
+  let fatal = false;
+
+  const holdingFor = (productId: number): Holding | null => {
+    const idx = tpl?.lineOf.get(productId);
+    let line: Line | undefined;
+    if (idx !== undefined) {
+      line = st.lines[idx];
+    } else {
+      for (let i = modelLines; i < st.lines.length; i++) if ((st.lines[i] as Line).key === productId) line = st.lines[i];
+    }
+    if (line) for (const h of line.holdings) if (h.product.id === productId) return h;
+    const product = products.get(productId);
+    if (!product) {
+      st.message('Error', 'UNKNOWN_PRODUCT', `product ${productId} is held but missing from the product catalog`, productId);
+      fatal = true;
+      return null;
+    }
+    if (!line) {
+      line = new Line(productId, product.ticker, false, 0, 0, 0, 0);
+      st.lines.push(line);
+    }
+    const sp = tpl ? sellPriorityOf(tpl, productId) : SellPriority.CanSell;
+    const h = new Holding(product, product.price ?? 0, shareDecimals(product, settings.rounding), 0, sp, 0, line);
+    line.holdings.push(h);
+    return h;
+  };
+
+  for (const p of snap.positions) {
+    const h = holdingFor(p.productId);
+    if (!h) continue;
+    h.shares += p.shares;
+    h.lossShares += h.sellPriority === SellPriority.SellIfNoGain ? lossSharesOf(p, h.price) : p.shares;
+  }
+  let cash = (settings.includeCustodialCash ? snap.custodialCash : 0) + cashAdjustment;
+  const lists = [settings.countPending ? snap.pendingTransactions : undefined, settings.countOrders ? snap.openOrders : undefined];
+  for (const list of lists) {
+    if (!list) continue;
+    for (const it of list) {
+      cash += it.cash;
+      if (it.productId === null || it.shares === 0) continue;
+      const h = holdingFor(it.productId);
+      if (!h) continue;
+      h.shares += it.shares;
+      // Pending shares carry no lots: they only count as sellable when no gain test applies.
+      if (h.sellPriority !== SellPriority.SellIfNoGain) h.lossShares += it.shares;
+    }
+  }
+  if (fatal) {
+    st.failed = true;
+    return st;
+  }
+
+  if (st.lines.length > modelLines + 1) {
+    const extra = st.lines.splice(modelLines).sort((a, b) => a.key - b.key);
+    for (const l of extra) st.lines.push(l);
+  }
+
+  let positionsValue = 0;
+  for (const line of st.lines) {
+    let value = 0;
+    for (const h of line.holdings) {
+      if (h.shares < -1e-9) {
+        st.message('Warning', 'NEGATIVE_POSITION', `${h.product.ticker} nets to ${h.shares} shares after pending items; treated as 0`, h.product.id);
+      }
+      if (h.shares < 1e-9) h.shares = 0;
+      if (h.lossShares > h.shares) h.lossShares = h.shares;
+      if (h.shares > 0 && !(h.price > 0)) {
+        st.message('Error', 'NO_PRICE', `${h.product.ticker} has no price; the account cannot be valued`, h.product.id);
+        fatal = true;
+      }
+      value += h.shares * h.price;
+    }
+    line.value = value;
+    line.now = value;
+    positionsValue += value;
+  }
+  if (fatal) {
+    st.failed = true;
+    return st;
+  }
+
+  if (tpl) {
+    for (let i = 0; i < modelLines; i++) chooseBuyProduct(st, tpl, st.lines[i] as Line, i);
+  }
+  for (const line of st.lines) if (line.holdings.length > 1) line.holdings.sort(sellOrder);
+
+  if (settings.reason === 'Add' && settings.amount > cash) {
+    st.message('Info', 'ADD_CASH_RAISED', `cash ${formatDollars(cash)} raised to the added amount ${formatDollars(settings.amount)} for the calculation`);
+    cash = settings.amount;
+  }
+  const value = positionsValue + cash;
+  const prot = protectedCash(snap.setAsideCash, snap.asOfDate, { managed: value, excluded: snap.excludedValue ?? 0 });
+  let investable = value - prot;
+  if (investable < 0) {
+    st.message('Warning', 'PROTECTED_EXCEEDS_VALUE', `protected cash ${formatDollars(prot)} exceeds the account value ${formatDollars(value)}`);
+    investable = 0;
+  }
+  st.cashBefore = cash;
+  st.accountValue = value;
+  st.protectedCash = prot;
+  st.investable = investable;
+  st.cashTargetFraction = tpl ? tpl.cashTarget : 0;
+  st.cashUpper = tpl ? tpl.cashUpper : 0;
+  st.cashTarget = st.cashTargetFraction * investable + prot + (settings.reason === 'Withdraw' ? settings.amount : 0);
+  for (const line of st.lines) line.targetDollars = line.target * investable;
+  return st;
+}
+
+function sellRank(h: Holding): number {
+  switch (h.sellPriority) {
+    case SellPriority.PrioritySell:
+      return 0;
+    case SellPriority.SellIfNoGain:
+      return 2;
+    case SellPriority.HardToSell:
+      return 3;
+    case SellPriority.DoNotSell:
+      return 4;
+    default:
+      return 1;
+  }
+}
+
+// Inside a line, sell what the account would not buy back first.
+function sellOrder(a: Holding, b: Holding): number {
+  const r = sellRank(a) - sellRank(b);
+  if (r !== 0) return r;
+  const ab = a.line.buyProduct === a.product ? 1 : 0;
+  const bb = b.line.buyProduct === b.product ? 1 : 0;
+  if (ab !== bb) return ab - bb;
+  return a.product.id - b.product.id;
+}
+
+function chooseBuyProduct(st: AccountState, tpl: LineTemplate, line: Line, index: number): void {
+  const spec = tpl.lines[index];
+  if (!spec || spec.buyable.length === 0) return;
+  let chosen = spec.buyable[0] as number;
+  for (const id of spec.buyable) {
+    if (buyPriorityOf(tpl, id) !== BuyPriority.PreferredIfHeld) continue;
+    if (line.holdings.some((h) => h.product.id === id && h.shares > 0)) {
+      chosen = id;
+      break;
+    }
+  }
+  const product = st.snap.products.get(chosen);
+  if (!product) return;
+  line.buyProduct = product;
+  line.buyPriority = buyPriorityOf(tpl, chosen);
+  line.buyDecimals = shareDecimals(product, st.settings.rounding);
+}

@@ -1,0 +1,189 @@
+// Model lines: a model product (after substitution) together with its
+// equivalents, the priorities that apply to each product, and which of them the
+// account may buy under its restricted plan. The result depends only on the
+// model, the plan and the substitutions, so it is cached and shared by every
+// account that has the same ones (the common case in a large batch).
+
+import {
+  BuyPriority,
+  SellPriority,
+  type AccountSnapshot,
+  type BuyPriorityId,
+  type Model,
+  type ProductCatalog,
+  type RestrictedPlan,
+  type SellPriorityId,
+  type Substitution,
+} from './types.js';
+
+export interface LineSpec {
+  readonly key: number;
+  readonly targetPct: number;
+  readonly lowerPct: number;
+  readonly upperPct: number;
+  /** Products whose holdings count toward the line, primary first. */
+  readonly members: readonly number[];
+  /** Members the account may buy, in preference order. */
+  readonly buyable: readonly number[];
+  /** The weight moved to cash because no member is in the restricted plan. */
+  readonly toCash: boolean;
+}
+
+export interface TemplateNote {
+  readonly severity: 'Warning' | 'Info';
+  readonly code: string;
+  readonly message: string;
+  readonly productId?: number;
+}
+
+export interface LineTemplate {
+  readonly lines: readonly LineSpec[];
+  readonly lineOf: ReadonlyMap<number, number>;
+  /** Cash target fraction including plan weights that stay in cash. */
+  readonly cashTarget: number;
+  readonly cashUpper: number;
+  readonly notes: readonly TemplateNote[];
+  readonly plan: RestrictedPlan | null;
+  readonly sell: ReadonlyMap<number, SellPriorityId>;
+  readonly buy: ReadonlyMap<number, BuyPriorityId>;
+  readonly blockedBuy: ReadonlySet<number>;
+}
+
+const NO_KEY = {};
+const cache = new WeakMap<Model, WeakMap<object, LineTemplate>>();
+
+export function lineTemplate(snap: AccountSnapshot, useSubstitution: boolean): LineTemplate {
+  const model = snap.model as Model;
+  const subs = useSubstitution && snap.substitutions && snap.substitutions.length > 0 ? snap.substitutions : null;
+  if (subs) return buildTemplate(model, snap.restrictedPlan ?? null, subs, snap.doNotBuyGroupEquivalency ?? null, snap.products);
+  const key: object = snap.restrictedPlan ?? snap.doNotBuyGroupEquivalency ?? NO_KEY;
+  let inner = cache.get(model);
+  if (!inner) {
+    inner = new WeakMap();
+    cache.set(model, inner);
+  }
+  let t = inner.get(key);
+  if (!t) {
+    t = buildTemplate(model, snap.restrictedPlan ?? null, null, snap.doNotBuyGroupEquivalency ?? null, snap.products);
+    inner.set(key, t);
+  }
+  return t;
+}
+
+function substituteMap(subs: readonly Substitution[] | null): Map<number, number> | null {
+  if (!subs) return null;
+  const m = new Map<number, number>();
+  // Firm first so that account rows, applied after, overwrite them.
+  for (const s of subs) if (s.scope === 'Firm') m.set(s.productId, s.substituteProductId);
+  for (const s of subs) if (s.scope === 'Account') m.set(s.productId, s.substituteProductId);
+  return m;
+}
+
+export function buildTemplate(
+  model: Model,
+  plan: RestrictedPlan | null,
+  subs: readonly Substitution[] | null,
+  dnbge: readonly number[] | null,
+  products: ProductCatalog,
+): LineTemplate {
+  const notes: TemplateNote[] = [];
+  const sell = new Map<number, SellPriorityId>();
+  const buy = new Map<number, BuyPriorityId>();
+  const inPlan = new Set<number>();
+  const blockedBuy = new Set<number>();
+  const subMap = substituteMap(subs);
+  const targets = [...model.targets].sort((a, b) => a.productId - b.productId);
+
+  for (const t of targets) {
+    const id = subMap?.get(t.productId) ?? t.productId;
+    if (t.sellPriority != null) sell.set(id, t.sellPriority);
+    if (t.buyPriority != null) buy.set(id, t.buyPriority);
+  }
+  if (plan) {
+    for (const s of plan.securities) {
+      inPlan.add(s.productId);
+      if (s.sellPriorityId != null) sell.set(s.productId, s.sellPriorityId);
+      if (s.buyPriorityId != null) buy.set(s.productId, s.buyPriorityId);
+    }
+  } else if (dnbge) {
+    for (const id of dnbge) blockedBuy.add(id);
+  }
+  const canBuy = (id: number): boolean =>
+    (buy.get(id) ?? BuyPriority.CanBuy) !== BuyPriority.DoNotBuy && (plan ? inPlan.has(id) : !blockedBuy.has(id));
+
+  interface Draft {
+    key: number;
+    targetPct: number;
+    lowerPct: number;
+    upperPct: number;
+    members: number[];
+    equivalents: readonly number[];
+    original: number;
+  }
+  const drafts: Draft[] = [];
+  const lineOf = new Map<number, number>();
+  // Primaries first: a product that is a model line of its own is never
+  // swallowed as another line's equivalent.
+  for (const t of targets) {
+    const id = subMap?.get(t.productId) ?? t.productId;
+    const existing = lineOf.get(id);
+    if (existing !== undefined) {
+      const d = drafts[existing] as Draft;
+      d.targetPct += t.targetPercent;
+      notes.push({ severity: 'Info', code: 'TARGETS_MERGED', message: `${tickerOf(products, t.productId)} shares a product with another model line; targets merged`, productId: id });
+      continue;
+    }
+    lineOf.set(id, drafts.length);
+    drafts.push({ key: id, targetPct: t.targetPercent, lowerPct: t.lowerTolerance, upperPct: t.upperTolerance, members: [id], equivalents: t.equivalents ?? [], original: t.productId });
+  }
+  for (let i = 0; i < drafts.length; i++) {
+    const d = drafts[i] as Draft;
+    for (const e of d.equivalents) {
+      if (lineOf.has(e)) continue;
+      lineOf.set(e, i);
+      d.members.push(e);
+    }
+  }
+
+  let cashPct = model.cashTargetPercent;
+  let totalPct = model.cashTargetPercent;
+  const lines: LineSpec[] = [];
+  for (const d of drafts) {
+    totalPct += d.targetPct;
+    const buyable = d.members.filter(canBuy);
+    const toCash = plan !== null && !d.members.some((m) => inPlan.has(m));
+    if (toCash) {
+      cashPct += d.targetPct;
+      notes.push({ severity: 'Warning', code: 'PLAN_NO_EQUIVALENT', message: `${tickerOf(products, d.key)} is outside restricted plan ${plan.name} and has no equivalent in it; its ${d.targetPct.toFixed(1)}% stays in cash`, productId: d.key });
+    } else if (subMap && d.key !== d.original) {
+      notes.push({ severity: 'Info', code: 'SUBSTITUTED', message: `${tickerOf(products, d.original)} replaced by ${tickerOf(products, d.key)} (product substitution)`, productId: d.key });
+    }
+    lines.push({ key: d.key, targetPct: toCash ? 0 : d.targetPct, lowerPct: d.lowerPct, upperPct: d.upperPct, members: d.members, buyable, toCash });
+  }
+  if (Math.abs(totalPct - 100) > 0.01) {
+    notes.push({ severity: 'Warning', code: 'MODEL_TARGETS', message: `model ${model.name} targets and cash total ${totalPct.toFixed(2)}%, not 100%` });
+  }
+  return {
+    lines,
+    lineOf,
+    cashTarget: cashPct / 100,
+    cashUpper: (model.cashUpperTolerance ?? 0) / 100,
+    notes,
+    plan,
+    sell,
+    buy,
+    blockedBuy,
+  };
+}
+
+export function sellPriorityOf(t: LineTemplate, productId: number): SellPriorityId {
+  return t.sell.get(productId) ?? SellPriority.CanSell;
+}
+
+export function buyPriorityOf(t: LineTemplate, productId: number): BuyPriorityId {
+  return t.buy.get(productId) ?? BuyPriority.CanBuy;
+}
+
+function tickerOf(products: ProductCatalog, id: number): string {
+  return products.get(id)?.ticker ?? `#${id}`;
+}

@@ -1,0 +1,56 @@
+// Readable trade reasons. Built only when a trade is actually recorded, since
+// string formatting is a visible share of the per-account cost.
+
+import { formatBand, formatDollars, formatPct } from './money.js';
+import type { AccountState, Line } from './state.js';
+
+export const Why = {
+  Drift: 0,
+  CashShort: 1,
+  CashShortHardToSell: 2,
+  ExcessCash: 3,
+  WithdrawPrioritySell: 4,
+  WithdrawOverweight: 5,
+  WithdrawProRata: 6,
+  WithdrawHardToSell: 7,
+  AddUnderweight: 8,
+  AddProRata: 9,
+  SellAll: 10,
+} as const;
+export type WhyCode = (typeof Why)[keyof typeof Why];
+
+function weightVsTarget(st: AccountState, line: Line): string {
+  const w = st.investable > 0 ? line.value / st.investable : 0;
+  return `${line.ticker} ${formatPct(w)} vs ${line.targetPct.toFixed(1)}%`;
+}
+
+export function reasonText(st: AccountState, why: WhyCode, line: Line, ticker: string): string {
+  const amount = formatDollars(st.settings.amount);
+  switch (why) {
+    case Why.Drift:
+      if (!line.inModel) return `not in model: ${weightVsTarget(st, line)}`;
+      if (st.settings.exactTrades) return `exact trade to target: ${weightVsTarget(st, line)}`;
+      return `out of tolerance: ${weightVsTarget(st, line)} ${formatBand(line.lowerPct, line.upperPct)}`;
+    case Why.CashShort:
+      return `cash below target: sell overweight ${weightVsTarget(st, line)}`;
+    case Why.CashShortHardToSell:
+      return `cash below target: hard to sell ${ticker}, no other source`;
+    case Why.ExcessCash:
+      return `excess cash: buy underweight ${weightVsTarget(st, line)}`;
+    case Why.WithdrawPrioritySell:
+      return `withdraw ${amount}: priority sell ${ticker}`;
+    case Why.WithdrawOverweight:
+      return `withdraw ${amount}: overweight ${weightVsTarget(st, line)}`;
+    case Why.WithdrawProRata:
+      return `withdraw ${amount}: pro rata to target ${line.ticker} ${line.targetPct.toFixed(1)}%`;
+    case Why.WithdrawHardToSell:
+      return `withdraw ${amount}: hard to sell ${ticker}, no other source`;
+    case Why.AddUnderweight:
+      return `add ${amount}: underweight ${weightVsTarget(st, line)}`;
+    case Why.AddProRata:
+      return `add ${amount}: pro rata to target ${line.ticker} ${line.targetPct.toFixed(1)}%`;
+    case Why.SellAll:
+      return `withdraw 100%: sell all ${ticker}`;
+  }
+  return '';
+}

@@ -1,0 +1,103 @@
+// Emits the account result: trades in a fixed order (sells, then buys, each by
+// ticker then product id), weights before and after, and the cash summary.
+
+import type { AccountState } from './state.js';
+import type { AccountResult, EngineMessage, RebalanceType, Trade, WeightRow } from './types.js';
+
+function byTicker(a: Trade, b: Trade): number {
+  return a.ticker < b.ticker ? -1 : a.ticker > b.ticker ? 1 : a.productId - b.productId;
+}
+
+export function finishState(st: AccountState): AccountResult {
+  const accountId = st.snap.accountId;
+  const sells: Trade[] = [];
+  const buys: Trade[] = [];
+  const rows: WeightRow[] = [];
+  let positionsAfter = 0;
+  const after: number[] = [];
+  for (const line of st.lines) {
+    let v = 0;
+    for (const h of line.holdings) {
+      v += (h.shares - h.sold) * h.price;
+      if (h.sold > 0) {
+        sells.push({ accountId, productId: h.product.id, ticker: h.product.ticker, side: 'Sell', shares: h.sold, estimatedAmount: h.soldCents / 100, price: h.price, reason: h.reason });
+      }
+    }
+    const bp = line.buyProduct;
+    if (line.bought > 0 && bp) {
+      v += line.bought * (bp.price as number);
+      buys.push({ accountId, productId: bp.id, ticker: bp.ticker, side: 'Buy', shares: line.bought, estimatedAmount: line.boughtCents / 100, price: bp.price as number, reason: line.buyReason });
+    }
+    after.push(v);
+    positionsAfter += v;
+  }
+  if (sells.length > 1) sells.sort(byTicker);
+  if (buys.length > 1) buys.sort(byTicker);
+  const cashAfter = st.cashNow();
+  const I0 = st.investable;
+  const I1 = Math.max(0, positionsAfter + cashAfter - st.protectedCash);
+  for (let i = 0; i < st.lines.length; i++) {
+    const line = st.lines[i];
+    if (!line) continue;
+    const va = after[i] as number;
+    rows.push({
+      productId: line.key,
+      ticker: line.ticker,
+      inModel: line.inModel,
+      targetPercent: line.targetPct,
+      lowerTolerance: line.lowerPct,
+      upperTolerance: line.upperPct,
+      valueBefore: line.value,
+      valueAfter: va,
+      weightBefore: I0 > 0 ? (line.value / I0) * 100 : 0,
+      weightAfter: I1 > 0 ? (va / I1) * 100 : 0,
+    });
+  }
+  const trades = sells.length === 0 ? buys : buys.length === 0 ? sells : sells.concat(buys);
+  const freeBefore = st.cashBefore - st.protectedCash;
+  const freeAfter = cashAfter - st.protectedCash;
+  return {
+    accountId,
+    reason: st.settings.reason,
+    trades,
+    messages: st.messages,
+    hasError: hasError(st.messages),
+    accountValue: st.accountValue,
+    investableValue: I0,
+    cash: {
+      before: st.cashBefore,
+      after: cashAfter,
+      target: st.cashTarget,
+      protected: st.protectedCash,
+      weightBefore: I0 > 0 ? (freeBefore / I0) * 100 : 0,
+      weightAfter: I1 > 0 ? (freeAfter / I1) * 100 : 0,
+      targetPercent: st.cashTargetFraction * 100,
+    },
+    weights: rows,
+  };
+}
+
+export function hasError(messages: readonly EngineMessage[]): boolean {
+  for (const m of messages) if (m.severity === 'Error') return true;
+  return false;
+}
+
+/** A result with no trades, for an account that could not be rebalanced. */
+export function errorResult(accountId: number, reason: RebalanceType, messages: readonly EngineMessage[]): AccountResult {
+  return {
+    accountId,
+    reason,
+    trades: [],
+    messages,
+    hasError: hasError(messages),
+    accountValue: 0,
+    investableValue: 0,
+    cash: { before: 0, after: 0, target: 0, protected: 0, weightBefore: 0, weightAfter: 0, targetPercent: 0 },
+    weights: [],
+  };
+}
+
+/** The Error result for a key that names no known account (the caller resolves keys). */
+export function unknownAccountResult(accountId: number, reason: RebalanceType): AccountResult {
+  return errorResult(accountId, reason, [{ accountId, severity: 'Error', code: 'UNKNOWN_ACCOUNT', message: `account ${accountId} does not exist` }]);
+}

@@ -1,0 +1,90 @@
+// Sell routines shared by every rebalance type. Drift sells (back to target)
+// round shares down; cash-raising sells round up so the cash that is needed is
+// actually raised, but never past the shares the priority allows.
+
+import { ceilShares, floorShares } from './money.js';
+import type { WhyCode } from './reasons.js';
+import { recordSell, sellableShares, type AccountState, type Holding, type Line } from './state.js';
+
+export const HALF_CENT = 0.005;
+/**
+ * Rounding down is given one cent of margin: a trade that falls short of its
+ * dollars by less than a cent takes the extra unit. Without it the sub-cent
+ * revaluation after trades (cash moves by cents, holdings by price × shares)
+ * could make a second run find the last unit and trade it.
+ */
+export const CENT_MARGIN = 0.05;
+
+/** Sells up to `dollars` of one holding; returns the dollars raised. */
+export function sellFromHolding(st: AccountState, h: Holding, dollars: number, roundUp: boolean, allowHardToSell: boolean, why: WhyCode): number {
+  if (dollars <= HALF_CENT) return 0;
+  const cap = sellableShares(h, allowHardToSell);
+  if (cap <= 0) return 0;
+  const raw = (roundUp ? dollars : dollars + CENT_MARGIN) / h.price;
+  let s = roundUp ? ceilShares(raw, h.decimals) : floorShares(raw, h.decimals);
+  if (s > cap) s = cap;
+  if (s <= 0) return 0;
+  const before = h.line.now;
+  recordSell(st, h, s, why);
+  return before - h.line.now;
+}
+
+/**
+ * Sells up to `dollars` from a line, holdings in sell order. With
+ * `floorAtTarget` the line is not taken below its target dollars (by more
+ * than the rounding of the last share when rounding up).
+ */
+export function sellFromLine(
+  st: AccountState,
+  line: Line,
+  dollars: number,
+  roundUp: boolean,
+  allowHardToSell: boolean,
+  floorAtTarget: boolean,
+  why: WhyCode,
+): number {
+  let remaining = dollars;
+  if (floorAtTarget) {
+    const room = line.now - line.targetDollars;
+    if (room < remaining) remaining = room;
+  }
+  let raised = 0;
+  for (const h of line.holdings) {
+    if (remaining <= HALF_CENT) break;
+    const got = sellFromHolding(st, h, remaining, roundUp, allowHardToSell, why);
+    raised += got;
+    remaining -= got;
+  }
+  return raised;
+}
+
+/** Sells every share the priorities allow (target 0, or Withdraw100Pct). */
+export function sellAllOfLine(st: AccountState, line: Line, allowHardToSell: boolean, why: WhyCode): void {
+  for (const h of line.holdings) {
+    const cap = sellableShares(h, allowHardToSell);
+    if (cap > 0) recordSell(st, h, cap, why);
+  }
+}
+
+/** Lines above their target, most overweight first; ties by product id for a stable order. */
+export function overweightLines(st: AccountState, prioritySellFirst: boolean): Line[] {
+  const out: Line[] = [];
+  for (const line of st.lines) if (line.now - line.targetDollars > HALF_CENT && line.holdings.length > 0) out.push(line);
+  if (out.length > 1) {
+    out.sort((a, b) => {
+      if (prioritySellFirst) {
+        const pa = hasPrioritySell(a) ? 0 : 1;
+        const pb = hasPrioritySell(b) ? 0 : 1;
+        if (pa !== pb) return pa - pb;
+      }
+      const d = b.now - b.targetDollars - (a.now - a.targetDollars);
+      return d !== 0 ? d : a.key - b.key;
+    });
+  }
+  return out;
+}
+
+export function hasPrioritySell(line: Line): boolean {
+  for (const h of line.holdings) if (h.sellPriority === 6 && h.shares - h.sold > 0) return true;
+  return false;
+}

@@ -1,0 +1,166 @@
+// The mutable working state of one account during a rebalance. Trades are
+// accumulated on the holdings (sells) and lines (buys) so that each trade is
+// priced and rounded to the cent exactly once, when the result is emitted.
+
+import { SellPriority, BuyPriority } from './types.js';
+import type {
+  AccountSnapshot,
+  BuyPriorityId,
+  EngineMessage,
+  Product,
+  RebalanceType,
+  RoundingLogic,
+  SellPriorityId,
+  Severity,
+} from './types.js';
+import { toCents } from './money.js';
+import { reasonText, type WhyCode } from './reasons.js';
+
+export interface Settings {
+  readonly reason: RebalanceType;
+  readonly amount: number;
+  readonly exactTrades: boolean;
+  readonly maxTrades: number;
+  readonly minTradeAmount: number;
+  readonly minTradePercent: number;
+  readonly rounding: RoundingLogic;
+  readonly includeCustodialCash: boolean;
+  readonly useSubstitution: boolean;
+  readonly countPending: boolean;
+  readonly countOrders: boolean;
+}
+
+export class Holding {
+  sold = 0;
+  soldCents = 0;
+  reason = '';
+  constructor(
+    readonly product: Product,
+    readonly price: number,
+    readonly decimals: number,
+    public shares: number,
+    readonly sellPriority: SellPriorityId,
+    /** Shares that may be sold under Sell If No Gain (all shares for other priorities). */
+    public lossShares: number,
+    readonly line: Line,
+  ) {}
+}
+
+export class Line {
+  readonly holdings: Holding[] = [];
+  /** Market value before trades. */
+  value = 0;
+  /** Market value as trades are planned. */
+  now = 0;
+  targetDollars = 0;
+  buyProduct: Product | null = null;
+  buyPriority: BuyPriorityId = BuyPriority.CanBuy;
+  buyDecimals = 0;
+  bought = 0;
+  boughtCents = 0;
+  buyReason = '';
+  /** Dollars the current buy phase wants to spend on this line. */
+  want = 0;
+  tier = 0;
+  /** Set when a filter dropped this line's buy, so a recomputation skips it. */
+  buyDropped = false;
+  constructor(
+    readonly key: number,
+    readonly ticker: string,
+    readonly inModel: boolean,
+    readonly target: number,
+    readonly targetPct: number,
+    readonly lowerPct: number,
+    readonly upperPct: number,
+  ) {}
+}
+
+export class AccountState {
+  readonly lines: Line[] = [];
+  readonly messages: EngineMessage[] = [];
+  cashBefore = 0;
+  accountValue = 0;
+  investable = 0;
+  protectedCash = 0;
+  cashTarget = 0;
+  cashTargetFraction = 0;
+  cashUpper = 0;
+  sellCents = 0;
+  buyCents = 0;
+  /** An Error stopped the account (no model, unpriced holding): no trades. */
+  failed = false;
+  constructor(
+    readonly snap: AccountSnapshot,
+    readonly settings: Settings,
+  ) {}
+
+  cashNow(): number {
+    return this.cashBefore + (this.sellCents - this.buyCents) / 100;
+  }
+
+  /** Whole cents a buy may still spend without taking cash below its target. */
+  availableCents(): number {
+    const c = Math.floor((this.cashNow() - this.cashTarget) * 100 + 1e-6);
+    return c > 0 ? c : 0;
+  }
+
+  message(severity: Severity, code: string, message: string, productId?: number): void {
+    this.messages.push(productId === undefined ? { accountId: this.snap.accountId, severity, code, message } : { accountId: this.snap.accountId, severity, code, message, productId });
+  }
+}
+
+/** Shares of a holding that the current phase may sell. */
+export function sellableShares(h: Holding, allowHardToSell: boolean): number {
+  const left = h.shares - h.sold;
+  if (left <= 0) return 0;
+  switch (h.sellPriority) {
+    case SellPriority.DoNotSell:
+      return 0;
+    case SellPriority.HardToSell:
+      return allowHardToSell ? left : 0;
+    case SellPriority.SellIfNoGain: {
+      const loss = h.lossShares - h.sold;
+      return loss < left ? (loss > 0 ? loss : 0) : left;
+    }
+    case SellPriority.SellToTarget: {
+      const room = (h.line.now - h.line.targetDollars) / h.price;
+      if (room <= 0) return 0;
+      const f = 10 ** h.decimals;
+      const s = Math.floor(room * f + 1e-7) / f;
+      return s < left ? s : left;
+    }
+    default:
+      return left;
+  }
+}
+
+export function recordSell(st: AccountState, h: Holding, shares: number, why: WhyCode): void {
+  if (shares <= 0) return;
+  const left = h.shares - h.sold;
+  // Selling (almost) everything sells exactly the shares held, never a float more.
+  const delta = shares >= left - 1e-9 ? left : shares;
+  if (delta === left) {
+    h.sold = h.shares;
+  } else {
+    const f = 10 ** h.decimals;
+    const sold = Math.round((h.sold + delta) * f) / f;
+    h.sold = sold < h.shares ? sold : h.shares;
+  }
+  if (h.reason === '') h.reason = reasonText(st, why, h.line, h.product.ticker);
+  st.sellCents -= h.soldCents;
+  h.soldCents = toCents(h.sold * h.price);
+  st.sellCents += h.soldCents;
+  h.line.now -= delta * h.price;
+}
+
+export function recordBuy(st: AccountState, line: Line, shares: number, why: WhyCode): void {
+  if (shares <= 0 || !line.buyProduct) return;
+  const price = line.buyProduct.price as number;
+  const f = 10 ** line.buyDecimals;
+  line.bought = Math.round((line.bought + shares) * f) / f;
+  if (line.buyReason === '') line.buyReason = reasonText(st, why, line, line.buyProduct.ticker);
+  st.buyCents -= line.boughtCents;
+  line.boughtCents = toCents(line.bought * price);
+  st.buyCents += line.boughtCents;
+  line.now += shares * price;
+}
