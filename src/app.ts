@@ -7,6 +7,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
 import { ProblemSchema } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
+import { authorizationServerMetadata, issuerOf } from './platform/auth/oauth-routes.js';
 import { platformApp } from './platform/index.js';
 import { rebalancerApp } from './rebalancer/index.js';
 import { createServices } from './services.js';
@@ -47,7 +48,15 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
 
   const services = createServices(config, db, clock);
   await app.register(healthRoutes, { db });
-  if (config.apps !== 'rebalancer') await app.register(platformApp, { prefix: config.platformPrefix, services });
+  if (config.apps !== 'rebalancer') {
+    await app.register(platformApp, { prefix: config.platformPrefix, basePath: config.platformPrefix, services });
+    // RFC 8414 places an issuer's metadata at /.well-known/oauth-authorization-server{issuer path}.
+    app.get(
+      `/.well-known/oauth-authorization-server${config.platformPrefix}`,
+      { config: { public: true }, schema: { hide: true } },
+      async (request) => authorizationServerMetadata(issuerOf(request, config.platformPrefix)),
+    );
+  }
   if (config.apps !== 'platform') await app.register(rebalancerApp, { prefix: config.rebalancerPrefix, services });
   return app;
 }

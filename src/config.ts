@@ -14,6 +14,10 @@ export interface AppConfig {
   database: DatabaseConfig;
   logLevel: string;
   accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  authorizationCodeTtlSeconds: number;
+  signInMaxFailures: number;
+  signInLockSeconds: number;
   seedDemoOnEmpty: boolean;
   shutdownGraceMs: number;
 }
@@ -79,6 +83,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     database,
     logLevel,
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 36000, 60, 31_536_000),
+    refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 375 * 86400, 60, 10 * 365 * 86400),
+    authorizationCodeTtlSeconds: integer(env, 'AUTHORIZATION_CODE_TTL_SECONDS', 60, 5, 600),
+    signInMaxFailures: integer(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),
+    signInLockSeconds: integer(env, 'SIGN_IN_LOCK_SECONDS', 900, 1, 86400),
     seedDemoOnEmpty: boolean(env, 'SEED_DEMO_ON_EMPTY', true),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     ...overrides,

@@ -15,6 +15,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL schema in use when not the default. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -41,11 +43,13 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', close: () => kysely.destroy() };
+  return { kysely, dialect: 'postgres', schema: options.schema, close: () => kysely.destroy() };
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db: db.kysely, provider: migrationProvider });
+  // Kysely looks for its bookkeeping tables across schemas; pin them to ours so that databases in
+  // sibling schemas (parallel test suites, several firms' installs) never see each other's.
+  const migrator = new Migrator({ db: db.kysely, provider: migrationProvider, migrationTableSchema: db.schema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

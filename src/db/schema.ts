@@ -72,6 +72,54 @@ export interface AccessTokenTable {
   expires_at: string;
   revoked_at: string | null;
   created_at: string;
+  chain_id: string | null;
+}
+
+export interface AuthorizationCodeTable {
+  id: Id;
+  firm_id: number;
+  code_hash: string;
+  client_id: number;
+  user_id: number;
+  redirect_uri: string;
+  code_challenge: string | null;
+  chain_id: string;
+  expires_at: string;
+  redeemed_at: string | null;
+  created_at: string;
+}
+
+export interface RefreshTokenTable {
+  id: Id;
+  firm_id: number;
+  token_hash: string;
+  client_id: number;
+  user_id: number;
+  chain_id: string;
+  expires_at: string;
+  used_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface OAuthFlowTable {
+  id: string;
+  firm_id: number;
+  client_id: number;
+  redirect_uri: string;
+  state: string | null;
+  code_challenge: string | null;
+  csrf_token: string;
+  user_id: number | null;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface SignInFailureTable {
+  key: string;
+  failures: number;
+  window_started_at: string;
+  locked_until: string | null;
 }
 
 export interface BrokerDealerTable {
@@ -267,6 +315,81 @@ export interface ProductSubstitutionTable {
   substitute_product_id: number;
 }
 
+export interface TradeBlockReasonTable extends Audit {
+  id: Id;
+  firm_id: number;
+  global_id: string;
+  name: string;
+  is_system_maintained: Flag;
+  allow_detail_assignment: Flag;
+}
+
+export interface TradeBlockDetailTable extends Audit {
+  id: Id;
+  firm_id: number;
+  global_id: string;
+  /** 6 = Registration, 7 = Account (spec 2.3). */
+  entity_enum: number;
+  entity_id: number;
+  reason_id: number;
+  description: string;
+  start_date: string;
+  end_date: string | null;
+  is_deleted: Flag;
+  version: number;
+}
+
+export interface TradeBlockHistoryTable {
+  id: Id;
+  firm_id: number;
+  detail_id: number;
+  global_id: string;
+  action: 'create' | 'update' | 'delete' | 'reassign';
+  version: number;
+  /** The detail as it was after the change (JSON of the v1 DTO). */
+  snapshot: string;
+  changed_by: string;
+  changed_at: string;
+}
+
+export interface OutboxTable {
+  id: Id;
+  firm_id: number;
+  topic: string;
+  payload: string;
+  created_at: string;
+  attempts: number;
+  next_attempt_at: string;
+  delivered_at: string | null;
+  last_error: string | null;
+}
+
+export interface RebalancerTradeBlockDetailTable extends Audit {
+  id: Id;
+  firm_id: number;
+  global_id: string;
+  /** 16 = Portfolio (a registration), 32 = Account (spec 9.3). */
+  related_type: number;
+  related_type_id: number;
+  reason_id: number;
+  reason_name: string;
+  description: string;
+  start_date: string;
+  end_date: string | null;
+  is_deleted: Flag;
+  source_version: number;
+}
+
+export interface RebalancerSyncLogTable {
+  id: Id;
+  firm_id: number;
+  event_id: number;
+  global_id: string;
+  version: number;
+  outcome: 'applied' | 'stale' | 'duplicate';
+  applied_at: string;
+}
+
 export interface Database {
   firms: FirmTable;
   roles: RoleTable;
@@ -274,6 +397,10 @@ export interface Database {
   users: UserTable;
   partner_apps: PartnerAppTable;
   access_tokens: AccessTokenTable;
+  authorization_codes: AuthorizationCodeTable;
+  refresh_tokens: RefreshTokenTable;
+  oauth_flows: OAuthFlowTable;
+  sign_in_failures: SignInFailureTable;
   broker_dealers: BrokerDealerTable;
   representatives: RepresentativeTable;
   clients: ClientTable;
@@ -295,6 +422,12 @@ export interface Database {
   trade_groups: TradeGroupTable;
   trade_group_accounts: TradeGroupAccountTable;
   product_substitutions: ProductSubstitutionTable;
+  trade_block_reasons: TradeBlockReasonTable;
+  trade_block_details: TradeBlockDetailTable;
+  trade_block_history: TradeBlockHistoryTable;
+  outbox: OutboxTable;
+  rebalancer_trade_block_details: RebalancerTradeBlockDetailTable;
+  rebalancer_sync_log: RebalancerSyncLogTable;
 }
 
 export type { ColumnType };

@@ -79,7 +79,8 @@ describeEachDatabase('basic login (section 5.5)', (database) => {
     for (const headers of cases) {
       const response = await t.app.inject({ url: '/api/v1/security/token', headers: headers as Record<string, string> });
       expect(response.statusCode).toBe(401);
-      expect(response.json().code).toBe('unauthorized');
+      expect(['invalid_client', 'invalid_grant', 'invalid_request']).toContain(response.json().error);
+      expect(typeof response.json().error_description).toBe('string');
       expect(response.body).not.toContain(user.password);
     }
   });
@@ -103,7 +104,8 @@ describe('OpenAPI documents', () => {
         for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, { tags?: string[]; responses?: object }>>)) {
           for (const [method, operation] of Object.entries(operations)) {
             expect(operation.tags?.length, `${method} ${path} is tagged`).toBeGreaterThan(0);
-            expect(Object.keys(operation.responses ?? {}), `${method} ${path} declares 200`).toContain('200');
+            const statuses = Object.keys(operation.responses ?? {});
+            expect(statuses.some((s) => /^[23]\d\d$/.test(s)), `${method} ${path} declares its success`).toBe(true);
           }
         }
       }

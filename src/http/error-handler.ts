@@ -9,6 +9,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   invalid_state: 409,
+  too_many_attempts: 429,
 };
 
 interface AjvIssue {
@@ -67,6 +68,8 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (error instanceof DomainError) {
       const status = STATUS_OF[error.code];
       if (status === 401) reply.header('WWW-Authenticate', 'Session');
+      const retryAfter = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+      if (retryAfter !== undefined) reply.header('Retry-After', String(Math.ceil(retryAfter)));
       return send(reply, problem(status, error.code, error.message, error.problems));
     }
     const fastifyError = error as FastifyError;

@@ -4,6 +4,7 @@ import { healthRoutes } from '../http/health.js';
 import { registerOpenApi } from '../http/openapi.js';
 import type { Services } from '../services.js';
 import { requireAuthentication } from './auth/hook.js';
+import { oauthRoutes } from './auth/oauth-routes.js';
 import { authRoutes } from './auth/routes.js';
 import { bookRoutes } from './book/routes.js';
 
@@ -11,7 +12,7 @@ import { bookRoutes } from './book/routes.js';
  * The portfolio platform at {base_url}. Section 9.2: some resources are documented without the
  * `/v1` segment, so versioned capability routes are served under both forms.
  */
-export const platformApp: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+export const platformApp: FastifyPluginAsync<{ services: Services; basePath: string }> = async (app, { services, basePath }) => {
   await registerOpenApi(app, {
     title: 'Wealth platform: portfolio API',
     description: 'The portfolio platform ({base_url}). Send `Authorization: Session <token>`.',
@@ -22,7 +23,8 @@ export const platformApp: FastifyPluginAsync<{ services: Services }> = async (ap
   // Everything below needs a platform token unless a route says `public`.
   await app.register(async (secured) => {
     requireAuthentication(secured, services.auth, 'platform');
-    await secured.register(authRoutes, { auth: services.auth });
+    await secured.register(authRoutes, { auth: services.auth, oauth: services.oauth });
+    await secured.register(oauthRoutes, { oauth: services.oauth, basePath });
     for (const prefix of ['/v1', '']) {
       await secured.register(bookRoutes, { prefix, verbose: services.verbose, holdings: services.holdings });
     }

@@ -3,6 +3,8 @@ import { healthRoutes } from '../http/health.js';
 import { registerOpenApi } from '../http/openapi.js';
 import { requireAuthentication } from '../platform/auth/hook.js';
 import type { Services } from '../services.js';
+import { rebalancerAuthRoutes } from './auth/routes.js';
+import { priorityRoutes } from './priorities/routes.js';
 
 /** The rebalancing application at {rebalancer_base_url}; its routes take rebalancer tokens. */
 export const rebalancerApp: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
@@ -13,5 +15,7 @@ export const rebalancerApp: FastifyPluginAsync<{ services: Services }> = async (
   await app.register(healthRoutes, { db: services.db });
   await app.register(async (secured) => {
     requireAuthentication(secured, services.auth, 'rebalancer');
+    await secured.register(rebalancerAuthRoutes, { auth: services.auth });
+    await secured.register(priorityRoutes);
   });
 };

@@ -8,7 +8,8 @@ export type ErrorCode =
   | 'conflict'
   | 'unauthorized'
   | 'forbidden'
-  | 'invalid_state';
+  | 'invalid_state'
+  | 'too_many_attempts';
 
 export interface FieldProblem {
   field: string;

@@ -58,7 +58,7 @@ export async function createTestFirm(db: Kysely<Database>, code: string): Promis
   const clientSecret = crypto.randomUUID();
   const app = await db
     .insertInto('partner_apps')
-    .values({ firm_id: firmId, name: `Partner of ${code}`, client_secret_hash: digest(clientSecret), redirect_uris: JSON.stringify(['https://partner.example/callback']), access_token_ttl_seconds: 36000, refresh_token_ttl_seconds: 375 * 86400, is_active: 1, created_at: now })
+    .values({ firm_id: firmId, name: `Partner of ${code}`, client_secret_hash: digest(clientSecret), redirect_uris: JSON.stringify([`https://partner.example/${code}/callback`]), access_token_ttl_seconds: 36000, refresh_token_ttl_seconds: 375 * 86400, is_active: 1, created_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   const audit = { created_at: now, created_by: 'test', edited_at: now, edited_by: 'test' };

@@ -17,6 +17,9 @@ export default async function setup(project: TestProject) {
     project.provide('postgresUrl', url);
     console.warn(`database suites run on SQLite and on PostgreSQL (${url.replace(/\/\/[^@]*@/, '//')})`);
   } catch (error) {
+    if (process.env.WEALTH_REQUIRE_POSTGRES === '1') {
+      throw new Error(`PostgreSQL is required here (WEALTH_REQUIRE_POSTGRES=1) but ${url} is not reachable: ${(error as Error).message}`, { cause: error });
+    }
     project.provide('postgresUrl', null);
     console.warn(`PostgreSQL half of the database suites skipped: ${url} is not reachable (${(error as Error).message}); set TEST_DATABASE_URL`);
   } finally {

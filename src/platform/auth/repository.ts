@@ -1,5 +1,11 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Insertable, Kysely } from 'kysely';
+import type {
+  AuthorizationCodeTable,
+  Database,
+  OAuthFlowTable,
+  RefreshTokenTable,
+  SignInFailureTable,
+} from '../../db/schema.js';
 
 export interface TokenOwner {
   tokenId: number;
@@ -14,6 +20,118 @@ export interface TokenOwner {
 
 export class AuthRepository {
   constructor(private readonly db: Kysely<Database>) {}
+
+  transaction<T>(work: (repository: AuthRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new AuthRepository(trx)));
+  }
+
+  findUser(id: number) {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  // --- sign-in flows (browser side of the authorization-code flow)
+
+  async insertFlow(row: Insertable<OAuthFlowTable>) {
+    await this.db.insertInto('oauth_flows').values(row).execute();
+  }
+
+  findFlow(id: string, now: string) {
+    return this.db.selectFrom('oauth_flows').selectAll().where('id', '=', id).where('expires_at', '>', now).executeTakeFirst();
+  }
+
+  async setFlowUser(id: string, userId: number) {
+    await this.db.updateTable('oauth_flows').set({ user_id: userId }).where('id', '=', id).execute();
+  }
+
+  async deleteFlow(id: string) {
+    await this.db.deleteFrom('oauth_flows').where('id', '=', id).execute();
+  }
+
+  async deleteExpiredFlows(now: string) {
+    await this.db.deleteFrom('oauth_flows').where('expires_at', '<=', now).execute();
+  }
+
+  // --- authorization codes
+
+  async insertCode(row: Insertable<AuthorizationCodeTable>) {
+    await this.db.insertInto('authorization_codes').values(row).execute();
+  }
+
+  findCode(codeHash: string) {
+    return this.db.selectFrom('authorization_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+  }
+
+  /** Marks the code redeemed; true only for the one caller that redeems it first. */
+  async redeemCode(id: number, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('authorization_codes')
+      .set({ redeemed_at: now })
+      .where('id', '=', id)
+      .where('redeemed_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  // --- refresh tokens
+
+  async insertRefreshToken(row: Insertable<RefreshTokenTable>) {
+    await this.db.insertInto('refresh_tokens').values(row).execute();
+  }
+
+  findRefreshToken(tokenHash: string) {
+    return this.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  }
+
+  /** Marks the token used; true only for the one caller that uses it first. */
+  async useRefreshToken(id: number, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('refresh_tokens')
+      .set({ used_at: now })
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** One active refresh token per user and client: voids the others. */
+  async revokeOtherRefreshTokens(userId: number, clientId: number, keepChainId: string, now: string) {
+    await this.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: now })
+      .where('user_id', '=', userId)
+      .where('client_id', '=', clientId)
+      .where('chain_id', '!=', keepChainId)
+      .where('revoked_at', 'is', null)
+      .where('used_at', 'is', null)
+      .execute();
+  }
+
+  /** Revokes every access and refresh token of a chain (replay of a used code or refresh token). */
+  async revokeChain(chainId: string, now: string) {
+    await this.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('chain_id', '=', chainId).where('revoked_at', 'is', null).execute();
+    await this.db.updateTable('access_tokens').set({ revoked_at: now }).where('chain_id', '=', chainId).where('revoked_at', 'is', null).execute();
+  }
+
+  // --- sign-in throttling
+
+  findFailures(key: string) {
+    return this.db.selectFrom('sign_in_failures').selectAll().where('key', '=', key).executeTakeFirst();
+  }
+
+  async saveFailures(row: SignInFailureTable) {
+    await this.db
+      .insertInto('sign_in_failures')
+      .values(row)
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({ failures: row.failures, window_started_at: row.window_started_at, locked_until: row.locked_until }),
+      )
+      .execute();
+  }
+
+  async clearFailures(key: string) {
+    await this.db.deleteFrom('sign_in_failures').where('key', '=', key).execute();
+  }
 
   findPartnerApp(clientId: number) {
     return this.db.selectFrom('partner_apps').selectAll().where('id', '=', clientId).executeTakeFirst();
@@ -31,6 +149,7 @@ export class AuthRepository {
     tokenHash: string;
     expiresAt: string;
     createdAt: string;
+    chainId?: string | null;
   }) {
     await this.db
       .insertInto('access_tokens')
@@ -42,6 +161,7 @@ export class AuthRepository {
         token_hash: row.tokenHash,
         expires_at: row.expiresAt,
         created_at: row.createdAt,
+        chain_id: row.chainId ?? null,
       })
       .execute();
   }

@@ -1,25 +1,107 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { responses } from '../../http/problem.js';
-import { BasicLoginHeaders, TokenResponseSchema } from './schemas.js';
-import type { AuthService } from './service.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { OAuthError } from './oauth-errors.js';
+import type { OAuthService } from './oauth-service.js';
+import { parseBasic, type AuthService } from './service.js';
 
-export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
+const TokenResponse = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.Optional(Type.String()),
+  expires_in: Type.Number({ description: 'Lifetime of the access token in seconds' }),
+  refresh_token: Type.Optional(Type.String({ description: 'One-time use; rotates on every refresh' })),
+});
+const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Type.String() }, { description: 'RFC 6749 section 5.2' });
+const Params = Type.Record(Type.String(), Type.Unknown());
+const TokenHeaders = Type.Object({
+  authorization: Type.Optional(Type.String({ description: 'Basic user:password (login), Bearer <refresh token>, or Basic client_id:client_secret with grant_type' })),
+  client_id: Type.Optional(Type.String()),
+  client_secret: Type.Optional(Type.String()),
+});
+const schema = {
+  tags: ['Authentication'],
+  headers: TokenHeaders,
+  response: { 200: TokenResponse, 401: OAuthErrorBody, 429: OAuthErrorBody },
+};
+
+/**
+ * Section 5.3-5.5 send the same parameters as query parameters, headers or a form body. A
+ * parameter is looked up in the body, then the query, then the headers.
+ */
+function parameters(request: FastifyRequest) {
+  const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+  const query = request.query as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const get = (name: string) => text(body[name]) ?? text(query[name]) ?? text(request.headers[name.toLowerCase()]);
+  const authorization = text(request.headers.authorization) ?? text(body.Authorization) ?? text(body.authorization);
+  return { get, authorization };
+}
+
+async function token(auth: AuthService, oauth: OAuthService, request: FastifyRequest, reply: FastifyReply) {
+  const { get, authorization } = parameters(request);
+  try {
+    const grantType = get('grant_type');
+    let clientId = get('client_id');
+    let clientSecret = get('client_secret');
+    // RFC 6749 2.3.1 client_secret_basic: with a grant type, Basic carries the client, not a user.
+    const basic = parseBasic(authorization);
+    if (grantType && basic && !clientId) {
+      clientId = decodeURIComponent(basic.userName);
+      clientSecret = decodeURIComponent(basic.password);
+    }
+    if (grantType === 'authorization_code') {
+      return await oauth.exchangeCode({
+        code: get('code'),
+        clientId,
+        clientSecret,
+        redirectUri: get('redirect_uri'),
+        responseType: get('response_type'),
+        codeVerifier: get('code_verifier'),
+      });
+    }
+    const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+    if (grantType === 'refresh_token' || (!grantType && bearer)) {
+      return await oauth.refresh({ refreshToken: get('refresh_token') ?? bearer, clientId, clientSecret });
+    }
+    if (grantType) throw new OAuthError('unsupported_grant_type', `grant_type must be authorization_code or refresh_token, got "${grantType}"`);
+    if (request.method === 'GET' && basic) {
+      return await auth.basicLogin({ authorization, clientId, clientSecret, address: request.ip });
+    }
+    throw new OAuthError('invalid_request', 'grant_type is missing or empty (or send Basic credentials with GET for an API login)');
+  } catch (error) {
+    if (!(error instanceof OAuthError)) throw error;
+    if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(Math.ceil(error.retryAfterSeconds)));
+    reply.header('Cache-Control', 'no-store');
+    return reply.status(error.status).send({ error: error.error, error_description: error.description });
+  }
+}
+
+export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; oauth: OAuthService }> = async (app, { auth, oauth }) => {
   app.get(
     '/v1/Security/Token',
     {
       config: { public: true },
+      schema: { ...schema, summary: 'Basic login (section 5.5), or refresh with Authorization: Bearer <refresh token> (section 5.4)', querystring: Params },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return token(auth, oauth, request, reply);
+    },
+  );
+  app.post(
+    '/v1/Security/Token',
+    {
+      config: { public: true },
       schema: {
-        tags: ['Authentication'],
-        summary: 'Basic login: exchange an API user\'s credentials for an access token (section 5.5)',
-        headers: BasicLoginHeaders,
-        response: responses({ 200: TokenResponseSchema }, [401]),
+        ...schema,
+        // No body schema: the body is optional (parameters may come as query or headers) and form-encoded.
+        summary: 'Exchange an authorization code (section 5.3) or refresh (section 5.4); parameters as query, headers or form body',
+        querystring: Params,
       },
     },
-    async (request) =>
-      auth.basicLogin({
-        authorization: request.headers.authorization,
-        clientId: request.headers.client_id,
-        clientSecret: request.headers.client_secret,
-      }),
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return token(auth, oauth, request, reply);
+    },
   );
 };

@@ -1,7 +1,9 @@
 import { DomainError } from '../../shared/errors.js';
 import { type Clock, isoNow } from '../../shared/clock.js';
 import type { AuthRepository } from './repository.js';
+import { OAuthError } from './oauth-errors.js';
 import { digest, matchesDigest, newToken, verifyPassword } from './secrets.js';
+import { LockedOut, type SignInThrottle } from './throttle.js';
 
 export interface Principal {
   userId: number;
@@ -40,6 +42,7 @@ export class AuthService {
     private readonly repository: AuthRepository,
     private readonly clock: Clock,
     private readonly defaultAccessTtlSeconds: number,
+    private readonly throttle: SignInThrottle,
   ) {}
 
   /** Checks a partner's client_id/client_secret pair; every failure reads the same to the caller. */
@@ -54,29 +57,74 @@ export class AuthService {
     return app;
   }
 
-  /** Section 5.5: Basic credentials plus the partner's client_id and client_secret. */
-  async basicLogin(input: { authorization?: string; clientId?: string; clientSecret?: string }): Promise<TokenResponse> {
-    const app = await this.verifyPartner(input.clientId, input.clientSecret);
+  /**
+   * Section 5.5: Basic credentials plus the partner's client_id and client_secret. It returns no
+   * refresh token: a job holding a password can always log in again (docs/decisions.md).
+   */
+  async basicLogin(input: { authorization?: string; clientId?: string; clientSecret?: string; address: string }): Promise<TokenResponse> {
+    let app;
+    try {
+      app = await this.verifyPartner(input.clientId, input.clientSecret);
+    } catch {
+      throw new OAuthError('invalid_client', 'client_id or client_secret is missing or not valid');
+    }
     const credentials = parseBasic(input.authorization);
-    if (!credentials) throw unauthorized('Authorization: Basic credentials are required');
+    if (!credentials) throw new OAuthError('invalid_request', 'Authorization: Basic credentials are required');
+    try {
+      await this.throttle.check(credentials.userName, input.address);
+    } catch (error) {
+      if (error instanceof LockedOut) throw new OAuthError('temporarily_unavailable', error.message, 429, error.retryAfterSeconds);
+      throw error;
+    }
     const user = await this.repository.findUserByName(credentials.userName);
     const passwordOk = user ? await verifyPassword(user.password_hash, credentials.password) : false;
     // A partner application serves the firm that registered it; another firm's user is refused alike.
     if (!user || !passwordOk || user.is_active !== 1 || user.firm_id !== app.firm_id) {
+      await this.throttle.failed(credentials.userName, input.address);
+      throw new OAuthError('invalid_grant', 'user name or password is not valid');
+    }
+    await this.throttle.succeeded(credentials.userName);
+    return this.issueAccessToken({ firmId: user.firm_id, userId: user.id, clientId: app.id }, app.access_token_ttl_seconds);
+  }
+
+  /**
+   * Section 5.6 and 9.4: the rebalancing application takes its own tokens. One is issued for the
+   * holder of a live platform token, or for Basic user credentials.
+   */
+  async rebalancerToken(input: { authorization?: string; address: string }): Promise<TokenResponse> {
+    const session = parseSessionToken(input.authorization);
+    if (session) {
+      const principal = await this.authenticate(session, 'platform');
+      if (!principal) throw unauthorized('the platform token is not valid or has expired');
+      return this.issueAccessToken({ firmId: principal.firmId, userId: principal.userId, clientId: principal.clientId }, undefined, 'rebalancer');
+    }
+    const credentials = parseBasic(input.authorization);
+    if (!credentials) throw unauthorized('send Authorization: Session <platform token> or Basic credentials');
+    await this.throttle.check(credentials.userName, input.address);
+    const user = await this.repository.findUserByName(credentials.userName);
+    const ok = user !== undefined && user.is_active === 1 && (await verifyPassword(user.password_hash, credentials.password));
+    if (!user || !ok) {
+      await this.throttle.failed(credentials.userName, input.address);
       throw unauthorized('user name or password is not valid');
     }
-    return this.issueAccessToken({ firmId: user.firm_id, userId: user.id, clientId: app.id }, app.access_token_ttl_seconds);
+    await this.throttle.succeeded(credentials.userName);
+    return this.issueAccessToken({ firmId: user.firm_id, userId: user.id, clientId: null }, undefined, 'rebalancer');
   }
 
   async issueAccessToken(
     owner: { firmId: number; userId: number; clientId: number | null },
     ttlSeconds = this.defaultAccessTtlSeconds,
     audience: 'platform' | 'rebalancer' = 'platform',
+    chainId: string | null = null,
+    repository: AuthRepository = this.repository,
   ): Promise<TokenResponse> {
     const token = newToken();
     const now = this.clock.now();
-    await this.repository.insertAccessToken({
-      ...owner,
+    await repository.insertAccessToken({
+      firmId: owner.firmId,
+      userId: owner.userId,
+      clientId: owner.clientId,
+      chainId,
       audience,
       tokenHash: digest(token),
       expiresAt: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),

@@ -1,0 +1,146 @@
+import cookie from '@fastify/cookie';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { AuthorizePageError } from './oauth-errors.js';
+import type { OAuthService } from './oauth-service.js';
+import { consentPage, errorPage, signInPage } from './pages.js';
+
+const FLOW_COOKIE = 'wealth_oauth';
+const Html = Type.String({ description: 'text/html page' });
+const tags = ['Authentication'];
+
+function page(reply: FastifyReply, status: number, html: string) {
+  return reply
+    .status(status)
+    .header('Content-Type', 'text/html; charset=utf-8')
+    .header('Cache-Control', 'no-store')
+    .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+    .header('X-Frame-Options', 'DENY')
+    .header('Referrer-Policy', 'no-referrer')
+    .send(html);
+}
+
+function failure(reply: FastifyReply, error: unknown) {
+  if (error instanceof AuthorizePageError) return page(reply, error.status, errorPage(error.message));
+  throw error;
+}
+
+/** The authorization server's metadata (RFC 8414), for clients that discover endpoints. */
+export function authorizationServerMetadata(issuer: string) {
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/`,
+    token_endpoint: `${issuer}/v1/Security/Token`,
+    response_types_supported: ['code'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+  };
+}
+
+export const issuerOf = (request: FastifyRequest, prefix: string) => `${request.protocol}://${request.host}${prefix}`;
+
+/** Section 5.3's sign-in pages at the unversioned `{base_url}/oauth/`. */
+export const oauthRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthService; basePath: string }> = async (app, { oauth, basePath }) => {
+  await app.register(cookie);
+  const isPublic = { public: true };
+  const cookieOptions = (request: FastifyRequest) => ({
+    path: `${basePath}/oauth`,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: request.protocol === 'https',
+  });
+  const Form = Type.Object({
+    csrf: Type.Optional(Type.String()),
+    username: Type.Optional(Type.String()),
+    password: Type.Optional(Type.String()),
+    decision: Type.Optional(Type.String()),
+  });
+
+  app.get(
+    '/oauth/',
+    {
+      config: isPublic,
+      schema: {
+        tags,
+        summary: 'Start a user sign-in (authorization-code flow); shows the sign-in page',
+        querystring: Type.Object({
+          response_type: Type.Optional(Type.String()),
+          redirect_uri: Type.Optional(Type.String()),
+          client_id: Type.Optional(Type.String()),
+          state: Type.Optional(Type.String()),
+          code_challenge: Type.Optional(Type.String()),
+          code_challenge_method: Type.Optional(Type.String()),
+        }),
+        response: { 200: Html, 400: Html },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      try {
+        const flow = await oauth.startFlow({
+          clientId: q.client_id,
+          responseType: q.response_type,
+          redirectUri: q.redirect_uri,
+          state: q.state,
+          codeChallenge: q.code_challenge,
+          codeChallengeMethod: q.code_challenge_method,
+        });
+        reply.setCookie(FLOW_COOKIE, flow.flowId, cookieOptions(request));
+        return page(reply, 200, signInPage({ appName: flow.appName, csrf: flow.csrf }));
+      } catch (error) {
+        return failure(reply, error);
+      }
+    },
+  );
+
+  app.post(
+    '/oauth/signin',
+    { config: isPublic, schema: { tags, summary: 'Sign-in form post', body: Form, response: { 200: Html, 400: Html, 401: Html, 403: Html } } },
+    async (request, reply) => {
+      const csrf = request.body.csrf;
+      try {
+        const result = await oauth.signIn({
+          flowId: request.cookies[FLOW_COOKIE],
+          csrf,
+          userName: request.body.username ?? '',
+          password: request.body.password ?? '',
+          address: request.ip,
+        });
+        if (result.error) return page(reply, 401, signInPage({ appName: result.appName, csrf: csrf!, error: result.error, userName: request.body.username }));
+        return page(reply, 200, consentPage({ appName: result.appName, userName: result.userName!, csrf: csrf! }));
+      } catch (error) {
+        return failure(reply, error);
+      }
+    },
+  );
+
+  app.post(
+    '/oauth/consent',
+    { config: isPublic, schema: { tags, summary: 'Consent form post; redirects to the client', body: Form, response: { 302: Type.Null(), 400: Html, 403: Html } } },
+    async (request, reply) => {
+      try {
+        const target = await oauth.decide({ flowId: request.cookies[FLOW_COOKIE], csrf: request.body.csrf, allow: request.body.decision === 'allow' });
+        reply.clearCookie(FLOW_COOKIE, cookieOptions(request));
+        return reply.header('Referrer-Policy', 'no-referrer').header('Cache-Control', 'no-store').redirect(target, 302);
+      } catch (error) {
+        return failure(reply, error);
+      }
+    },
+  );
+
+  // Section 5.3: a versioned oauth path makes browsers show their native login dialog.
+  const versioned = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.status(401).header('WWW-Authenticate', 'Basic realm="wealth"').send({ error: 'invalid_request', error_description: 'the oauth path is unversioned: use {base_url}/oauth/' });
+  const VersionedError = Type.Object({ error: Type.String(), error_description: Type.String() });
+  for (const path of ['/v1/oauth', '/v1/oauth/*']) {
+    app.get(path, { config: isPublic, schema: { tags, summary: 'Not the sign-in page (see /oauth/)', response: { 200: VersionedError, 401: VersionedError } } }, versioned);
+  }
+
+  app.get(
+    '/.well-known/oauth-authorization-server',
+    { config: isPublic, schema: { tags, summary: 'OAuth 2.0 authorization server metadata (RFC 8414)', response: { 200: Type.Record(Type.String(), Type.Unknown()) } } },
+    async (request) => authorizationServerMetadata(issuerOf(request, basePath)),
+  );
+};
