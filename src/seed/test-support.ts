@@ -56,7 +56,15 @@ export async function openPostgres(): Promise<TestDb> {
   await admin.connect();
   await createIsolatedSchema(admin, schema);
   const db = openDatabase({ dialect: 'postgres', url: PG_URL, poolSize: 4 }, { schema });
-  await migrateToLatest(db);
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    // The suite never gets a handle to dispose of, so clean up here.
+    await db.close();
+    await admin.query(`drop schema ${schema} cascade`);
+    await admin.end();
+    throw error;
+  }
   return {
     db,
     async dispose() {
