@@ -1,0 +1,114 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import { migrateToLatest, openDatabase } from './db/database.js';
+import { importBook } from './import/index.js';
+import { type DemoCredentials, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
+import { findFirmIdByCode } from './platform/firms/repository.js';
+import { startServer } from './server.js';
+
+const USAGE = `wealth <command> [options]
+
+  serve   [--app all|platform|rebalancer]   serve the applications (PORT, default 8080)
+  migrate                                    bring the database schema up to date
+  seed    --demo [--households N] [--seed S] [--firm-code CODE]
+                                             generate a demo firm with a realistic book
+  import  --firm CODE FILE...                load a book from JSON or CSV files (all or nothing)
+
+Configuration comes from the environment; see README.md.`;
+
+function printCredentials(credentials: DemoCredentials, file: string) {
+  const { firm, users, partner } = credentials;
+  console.log(`\nDemo firm "${firm.name}" (code ${firm.code}, id ${firm.id})`);
+  console.log('  logins (user name / password):');
+  for (const user of users) console.log(`    ${user.userName.padEnd(28)} ${user.password}   ${user.kind}, ${user.role}: ${user.description}`);
+  console.log(`  partner application: client_id ${partner.clientId}  client_secret ${partner.clientSecret}`);
+  console.log(`  redirect URIs: ${partner.redirectUris.join(', ')}`);
+  console.log(`  written to ${file}\n`);
+}
+
+async function withDatabase<T>(work: (db: ReturnType<typeof openDatabase>) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const db = openDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+    return await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve': {
+      const { values } = parseArgs({ args: rest, options: { app: { type: 'string' } } });
+      const env = values.app ? { ...process.env, WEALTH_APPS: values.app } : process.env;
+      const config = loadConfig(env);
+      const server = await startServer(config);
+      if (server.demo) printCredentials(server.demo.credentials, server.demo.file);
+      else if (server.demoFile) console.log(`Demo logins and partner credentials: ${server.demoFile}`);
+      const base = server.address.replace('0.0.0.0', 'localhost');
+      if (config.apps !== 'rebalancer') console.log(`Portfolio platform:       ${base}${config.platformPrefix}  (docs: ${base}${config.platformPrefix}/docs)`);
+      if (config.apps !== 'platform') console.log(`Rebalancing application:  ${base}${config.rebalancerPrefix}`);
+      return -1; // keep running until a signal
+    }
+    case 'migrate': {
+      const config = loadConfig();
+      const db = openDatabase(config.database);
+      try {
+        const applied = await migrateToLatest(db);
+        console.log(applied.length ? `applied: ${applied.join(', ')}` : 'schema is up to date');
+      } finally {
+        await db.close();
+      }
+      return 0;
+    }
+    case 'seed': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { demo: { type: 'boolean' }, households: { type: 'string' }, seed: { type: 'string' }, 'firm-code': { type: 'string' } },
+      });
+      if (!values.demo) throw new UsageError('seed needs --demo');
+      const households = Number(values.households ?? 1000);
+      const seed = Number(values.seed ?? 1);
+      if (!Number.isInteger(households) || households < 0) throw new UsageError('--households must be a whole number');
+      if (!Number.isInteger(seed)) throw new UsageError('--seed must be an integer');
+      const config = loadConfig();
+      const started = Date.now();
+      const credentials = await withDatabase((db) =>
+        seedDemoFirm(db, { households, seed, firmCode: values['firm-code'] }),
+      );
+      const seconds = (Date.now() - started) / 1000;
+      console.log(`seeded ${households} households in ${seconds.toFixed(1)} s (${Math.round(households / seconds)} households/s)`);
+      printCredentials(credentials, await writeDemoCredentials(config.dataDir, credentials));
+      return 0;
+    }
+    case 'import': {
+      const { values, positionals } = parseArgs({ args: rest, options: { firm: { type: 'string' } }, allowPositionals: true });
+      if (!values.firm || positionals.length === 0) throw new UsageError('import needs --firm CODE and at least one file');
+      const report = await withDatabase(async (db) => {
+        const firmId = await findFirmIdByCode(db, values.firm!);
+        if (firmId === undefined) throw new UsageError(`no firm with code ${values.firm}`);
+        return importBook(db, firmId, positionals);
+      });
+      console.log(JSON.stringify(report, null, 2));
+      return report.ok ? 0 : 1;
+    }
+    default:
+      console.log(USAGE);
+      return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+  }
+}
+
+class UsageError extends Error {}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof UsageError) console.error(error.message);
+    else console.error(error instanceof Error ? `error: ${error.message}` : error);
+    process.exit(1);
+  },
+);

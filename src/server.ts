@@ -1,0 +1,66 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { AppConfig } from './config.js';
+import { type Db, migrateToLatest, openDatabase } from './db/database.js';
+import { DEMO_CREDENTIALS_FILE, type DemoCredentials, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
+import { countFirms } from './platform/firms/repository.js';
+
+export const STARTUP_DEMO_HOUSEHOLDS = 40;
+
+export interface StartedServer {
+  app: FastifyInstance;
+  db: Db;
+  address: string;
+  /** Set when this start seeded the demo firm (the only time its passwords are known). */
+  demo?: { credentials: DemoCredentials; file: string };
+  /** Where an earlier start wrote the demo credentials, if it did. */
+  demoFile?: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens the database, migrates it, seeds a demo firm into an empty one, and listens.
+ * SIGTERM/SIGINT drain in-flight requests before the database closes.
+ */
+export async function startServer(config: AppConfig): Promise<StartedServer> {
+  const db = openDatabase(config.database);
+  await migrateToLatest(db);
+  let demo: StartedServer['demo'];
+  if (config.seedDemoOnEmpty && (await countFirms(db)) === 0) {
+    const credentials = await seedDemoFirm(db, { households: STARTUP_DEMO_HOUSEHOLDS, seed: 1 });
+    demo = { credentials, file: await writeDemoCredentials(config.dataDir, credentials) };
+  }
+  const app = await buildApp({ config, db });
+  const address = await app.listen({ port: config.port, host: config.host });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      const force = setTimeout(() => {
+        app.log.warn(`requests still running after ${config.shutdownGraceMs} ms; closing anyway`);
+        app.server.closeAllConnections();
+      }, config.shutdownGraceMs);
+      force.unref();
+      await app.close();
+      clearTimeout(force);
+      await db.close();
+    })();
+    return stopping;
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      app.log.info(`${signal} received: draining requests`);
+      stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+  const demoFile = join(config.dataDir, DEMO_CREDENTIALS_FILE);
+  return { app, db, address, demo, demoFile: existsSync(demoFile) ? demoFile : undefined, stop };
+}

@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, expect, it } from 'vitest';
+import { describeEachDatabase } from './support/databases.js';
+
+const root = join(import.meta.dirname, '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function wealth(args: string[], env: Record<string, string>) {
+  return spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function finished(child: ChildProcess): Promise<{ code: number | null; output: string }> {
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
+}
+
+async function waitForHealth(base: string, child: ChildProcess) {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error('server exited during start-up');
+    try {
+      const response = await fetch(`${base}/api/healthz`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('server did not become healthy');
+}
+
+describeEachDatabase('npm start on an empty database', (database) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wealth-start-'));
+  const env: Record<string, string> = { DATA_DIR: dataDir };
+  let schema: string | undefined;
+  afterAll(async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (schema && database.config.dialect === 'postgres') {
+      const client = new pg.Client({ connectionString: database.config.url });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    }
+  });
+
+  it('seeds a demo firm, prints its logins, writes them to DATA_DIR, serves the book with them and stops cleanly on SIGTERM', async () => {
+    if (database.config.dialect === 'postgres') {
+      schema = `start_${randomBytes(5).toString('hex')}`;
+      const client = new pg.Client({ connectionString: database.config.url });
+      await client.connect();
+      await client.query(`create schema ${schema}`);
+      await client.end();
+      const url = new URL(database.config.url);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      env.DATABASE_URL = url.toString();
+    }
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const server = wealth(['serve'], { ...env, PORT: String(port), HOST: '127.0.0.1' });
+    const done = finished(server);
+    await waitForHealth(base, server);
+
+    const credentials = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
+    const api = credentials.users.find((u: { kind: string }) => u.kind === 'api');
+    const token = await fetch(`${base}/api/v1/security/token`, {
+      headers: {
+        authorization: `Basic ${Buffer.from(`${api.userName}:${api.password}`).toString('base64')}`,
+        client_id: String(credentials.partner.clientId),
+        client_secret: credentials.partner.clientSecret,
+      },
+    });
+    expect(token.status).toBe(200);
+    const { access_token } = (await token.json()) as { access_token: string };
+    const clients = await fetch(`${base}/api/v1/Portfolio/Clients?$top=5`, { headers: { authorization: `Session ${access_token}` } });
+    expect(clients.status).toBe(200);
+    expect(((await clients.json()) as unknown[]).length).toBe(5);
+    expect(Number(clients.headers.get('x-total-count'))).toBeGreaterThan(5);
+
+    server.kill('SIGTERM');
+    const { code, output } = await done;
+    expect(code).toBe(0);
+    expect(output).toContain(api.userName);
+    expect(output).toContain(credentials.partner.clientSecret);
+    expect(output).not.toContain(access_token);
+  }, 120_000);
+
+  it('stops with a message naming a wrong configuration value', async () => {
+    const { code, output } = await finished(wealth(['serve'], { ...env, PORT: 'eighty' }));
+    expect(code).toBe(1);
+    expect(output).toContain('configuration: PORT must be a whole number');
+  }, 60_000);
+});
+
+describeEachDatabase('wealth migrate', (database) => {
+  it('exits non-zero with the reason when the database cannot be migrated', async () => {
+    const env: Record<string, string> =
+      database.config.dialect === 'postgres'
+        ? { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere' }
+        : { DATA_DIR: '/etc/hostname/not-a-directory' };
+    const { code, output } = await finished(wealth(['migrate'], env));
+    expect(code).toBe(1);
+    expect(output).toMatch(/error: /);
+  }, 60_000);
+});
