@@ -11,7 +11,6 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
 import { seedDemoFirm } from '../src/seed/demo.js';
-import { createIsolatedSchema } from '../src/seed/test-support.js';
 
 const { values } = parseArgs({
   options: { households: { type: 'string', default: '100000' }, seed: { type: 'string', default: '42' } },
@@ -89,7 +88,7 @@ async function postgres(url: string): Promise<Result | null> {
     return null;
   }
   const schema = `bench_seed_${process.pid}_${Date.now()}`;
-  await createIsolatedSchema(admin, schema);
+  await admin.query(`create schema ${schema}`);
   const db = openDatabase({ dialect: 'postgres', url, poolSize: 4 }, { schema });
   try {
     return await run('postgres', db);

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
 import { seedDemoFirm } from '../seed/demo.js';
-import { dialects, type TestDb } from '../seed/test-support.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
 import { formatImportReport, importBook } from './importer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wealth-import-test-'));
@@ -47,137 +47,135 @@ async function count(db: Db, table: 'clients' | 'accounts' | 'positions' | 'tax_
   return Number(row.n);
 }
 
-for (const dialect of await dialects()) {
-  describe.skipIf(dialect.skip !== null)(`importBook on ${dialect.name}`, () => {
-    let target: TestDb;
-    let db: Db;
-    let firmId: number;
+describeEachDatabase('importBook', (dialect) => {
+  let target: { db: Db; drop(): Promise<void> };
+  let db: Db;
+  let firmId: number;
 
-    beforeAll(async () => {
-      target = await dialect.open();
-      db = target.db;
-      ({ firm: { id: firmId } } = await seedDemoFirm(db, { households: 3, seed: 5, asOf: '2025-06-30', firmCode: `IMP${dialect.name}` }));
-    });
-    afterAll(() => target?.dispose());
-
-    it('imports a good book from CSV and JSON, in any file order, resolving natural keys', async () => {
-      const before = { clients: await count(db, 'clients', firmId), positions: await count(db, 'positions', firmId) };
-      const files = [
-        file('positions.csv', GOOD.positions),
-        file('accounts.csv', GOOD.accounts),
-        file('book.json', GOOD.reps),
-        file('registrations.csv', GOOD.registrations),
-        file('clients.csv', GOOD.clients),
-        file('products.csv', GOOD.products),
-      ];
-      const report = await importBook(db, firmId, files);
-      expect(report.errors).toEqual([]);
-      expect(report.ok).toBe(true);
-      expect(report.imported).toEqual({
-        broker_dealers: 1, representatives: 1, products: 1, clients: 2, registrations: 2, accounts: 2, positions: 3,
-      });
-      expect(formatImportReport(report)).toContain('2 clients');
-      expect(await count(db, 'clients', firmId)).toBe(before.clients + 2);
-      expect(await count(db, 'positions', firmId)).toBe(before.positions + 3);
-
-      const account = await db.kysely
-        .selectFrom('accounts')
-        .innerJoin('models', 'models.id', 'accounts.model_id')
-        .innerJoin('registrations', 'registrations.id', 'accounts.registration_id')
-        .innerJoin('clients', 'clients.id', 'registrations.client_id')
-        .select(['accounts.cash_cents', 'models.name as model', 'clients.name as client', 'accounts.created_by'])
-        .where('accounts.number', '=', 'IMP-0001')
-        .executeTakeFirstOrThrow();
-      expect(account).toEqual({ cash_cents: 125050, model: 'Growth Allocation', client: 'Park, Ada & Lee', created_by: 'import' });
-      const spaxx = await db.kysely
-        .selectFrom('positions')
-        .innerJoin('products', 'products.id', 'positions.product_id')
-        .select(['positions.shares_micros', 'positions.cost_cents', 'products.allows_fractional', 'products.price_micros'])
-        .where('products.ticker', '=', 'SPAXX')
-        .executeTakeFirstOrThrow();
-      expect(spaxx).toEqual({ shares_micros: 1_500_125_000, cost_cents: 150013, allows_fractional: 1, price_micros: 1_000_000 });
-      const lots = await db.kysely
-        .selectFrom('tax_lots')
-        .innerJoin('positions', 'positions.id', 'tax_lots.position_id')
-        .innerJoin('accounts', 'accounts.id', 'positions.account_id')
-        .select(['tax_lots.shares_micros', 'tax_lots.acquired_date'])
-        .where('accounts.number', 'in', ['IMP-0001', 'IMP-0002'])
-        .orderBy('tax_lots.acquired_date')
-        .execute();
-      expect(lots).toEqual([
-        { shares_micros: 10_500_000, acquired_date: '2019-01-02' },
-        { shares_micros: 120_000_000, acquired_date: '2021-03-15' },
-      ]);
-    });
-
-    it('reports every bad row by file, line and field, and writes nothing', async () => {
-      const before = await count(db, 'clients', firmId);
-      const clients = file('clients.csv', 'name,representative\nGood Client,R-900\n,R-900\nGhost Client,NOPE\n');
-      const accounts = file(
-        'accounts.csv',
-        'number,name,custodian,client,registration,cash\n' +
-          'IMP-0001,Dup,Pershing,Solo Client,Solo IRA,0\n' +
-          'IMP-0100,Fine,Pershing,Good Client,1,abc\n',
-      );
-      const positions = file(
-        'positions.json',
-        '[\n  { "account": "IMP-0002", "ticker": "VTI", "shares": 1.5 },\n  { "account": "IMP-0002", "ticker": "NOPE", "shares": -1 }\n]\n',
-      );
-      const report = await importBook(db, firmId, [clients, accounts, positions]);
-      expect(report.ok).toBe(false);
-      const problems = report.errors.map((e) => [e.file.split('/').pop(), e.line, e.field]);
-      expect(problems).toEqual(
-        expect.arrayContaining([
-          ['clients.csv', 3, 'name'],
-          ['clients.csv', 4, 'representative'],
-          ['accounts.csv', 2, 'number'],
-          ['accounts.csv', 3, 'cash'],
-          ['positions.json', 2, 'shares'],
-          ['positions.json', 3, 'ticker'],
-          ['positions.json', 3, 'shares'],
-        ]),
-      );
-      expect(report.errors.every((e) => e.message.length > 0)).toBe(true);
-      expect(report.imported.clients).toBe(0);
-      expect(await count(db, 'clients', firmId)).toBe(before);
-      expect(formatImportReport(report)).toMatch(/clients\.csv:3: name: is required/);
-    });
-
-    it('rejects files it cannot attribute to an entity and unknown columns', async () => {
-      const report = await importBook(db, firmId, [
-        file('households-2024.csv', 'name\nx\n'),
-        file('book.json', '{\n  "clients": [],\n  "widgets": []\n}'),
-        file('products.csv', 'ticker,name,type,colour\nZZZ,Zed,ETF,red\n'),
-        file('notes.txt', 'hello'),
-      ]);
-      expect(report.errors.map((e) => [e.file.split('/').pop(), e.line, e.field])).toEqual([
-        ['households-2024.csv', 0, '(file)'],
-        ['book.json', 3, 'widgets'],
-        ['products.csv', 2, 'colour'],
-        ['notes.txt', 0, '(file)'],
-      ]);
-    });
-
-    it('requires the sleeves of a new sleeved registration to total 100', async () => {
-      const report = await importBook(db, firmId, [
-        file('registrations.csv', 'client,name,type,is_sleeved\nSolo Client,Sleeved Trust,Revocable Trust,true\n'),
-        file(
-          'accounts.csv',
-          'number,name,custodian,client,registration,sleeve_target_pct,sleeve_tolerance_lower,sleeve_tolerance_upper\n' +
-            'SLV-1,Sleeve 1,Pershing,Solo Client,Sleeved Trust,60,3,3\n' +
-            'SLV-2,Sleeve 2,Pershing,Solo Client,Sleeved Trust,30.5,3,3\n' +
-            'SLV-3,Not a sleeve,Pershing,Solo Client,Solo IRA,10,,\n',
-        ),
-      ]);
-      expect(report.errors.map((e) => [e.line, e.field])).toEqual([
-        [3, 'sleeve_target_pct'],
-        [4, 'sleeve_target_pct'],
-      ]);
-    });
-
-    it('refuses an unknown firm', async () => {
-      const report = await importBook(db, 999_999, [file('clients.csv', 'name,representative\nA,R-900\n')]);
-      expect(report.errors).toEqual([{ file: '', line: 0, field: 'firmId', message: 'no firm with id 999999' }]);
-    });
+  beforeAll(async () => {
+    target = await dialect.open();
+    db = target.db;
+    ({ firm: { id: firmId } } = await seedDemoFirm(db, { households: 3, seed: 5, asOf: '2025-06-30', firmCode: `IMP${dialect.name}` }));
   });
-}
+  afterAll(() => target?.drop());
+
+  it('imports a good book from CSV and JSON, in any file order, resolving natural keys', async () => {
+    const before = { clients: await count(db, 'clients', firmId), positions: await count(db, 'positions', firmId) };
+    const files = [
+      file('positions.csv', GOOD.positions),
+      file('accounts.csv', GOOD.accounts),
+      file('book.json', GOOD.reps),
+      file('registrations.csv', GOOD.registrations),
+      file('clients.csv', GOOD.clients),
+      file('products.csv', GOOD.products),
+    ];
+    const report = await importBook(db, firmId, files);
+    expect(report.errors).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(report.imported).toEqual({
+      broker_dealers: 1, representatives: 1, products: 1, clients: 2, registrations: 2, accounts: 2, positions: 3,
+    });
+    expect(formatImportReport(report)).toContain('2 clients');
+    expect(await count(db, 'clients', firmId)).toBe(before.clients + 2);
+    expect(await count(db, 'positions', firmId)).toBe(before.positions + 3);
+
+    const account = await db.kysely
+      .selectFrom('accounts')
+      .innerJoin('models', 'models.id', 'accounts.model_id')
+      .innerJoin('registrations', 'registrations.id', 'accounts.registration_id')
+      .innerJoin('clients', 'clients.id', 'registrations.client_id')
+      .select(['accounts.cash_cents', 'models.name as model', 'clients.name as client', 'accounts.created_by'])
+      .where('accounts.number', '=', 'IMP-0001')
+      .executeTakeFirstOrThrow();
+    expect(account).toEqual({ cash_cents: 125050, model: 'Growth Allocation', client: 'Park, Ada & Lee', created_by: 'import' });
+    const spaxx = await db.kysely
+      .selectFrom('positions')
+      .innerJoin('products', 'products.id', 'positions.product_id')
+      .select(['positions.shares_micros', 'positions.cost_cents', 'products.allows_fractional', 'products.price_micros'])
+      .where('products.ticker', '=', 'SPAXX')
+      .executeTakeFirstOrThrow();
+    expect(spaxx).toEqual({ shares_micros: 1_500_125_000, cost_cents: 150013, allows_fractional: 1, price_micros: 1_000_000 });
+    const lots = await db.kysely
+      .selectFrom('tax_lots')
+      .innerJoin('positions', 'positions.id', 'tax_lots.position_id')
+      .innerJoin('accounts', 'accounts.id', 'positions.account_id')
+      .select(['tax_lots.shares_micros', 'tax_lots.acquired_date'])
+      .where('accounts.number', 'in', ['IMP-0001', 'IMP-0002'])
+      .orderBy('tax_lots.acquired_date')
+      .execute();
+    expect(lots).toEqual([
+      { shares_micros: 10_500_000, acquired_date: '2019-01-02' },
+      { shares_micros: 120_000_000, acquired_date: '2021-03-15' },
+    ]);
+  });
+
+  it('reports every bad row by file, line and field, and writes nothing', async () => {
+    const before = await count(db, 'clients', firmId);
+    const clients = file('clients.csv', 'name,representative\nGood Client,R-900\n,R-900\nGhost Client,NOPE\n');
+    const accounts = file(
+      'accounts.csv',
+      'number,name,custodian,client,registration,cash\n' +
+        'IMP-0001,Dup,Pershing,Solo Client,Solo IRA,0\n' +
+        'IMP-0100,Fine,Pershing,Good Client,1,abc\n',
+    );
+    const positions = file(
+      'positions.json',
+      '[\n  { "account": "IMP-0002", "ticker": "VTI", "shares": 1.5 },\n  { "account": "IMP-0002", "ticker": "NOPE", "shares": -1 }\n]\n',
+    );
+    const report = await importBook(db, firmId, [clients, accounts, positions]);
+    expect(report.ok).toBe(false);
+    const problems = report.errors.map((e) => [e.file.split('/').pop(), e.line, e.field]);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        ['clients.csv', 3, 'name'],
+        ['clients.csv', 4, 'representative'],
+        ['accounts.csv', 2, 'number'],
+        ['accounts.csv', 3, 'cash'],
+        ['positions.json', 2, 'shares'],
+        ['positions.json', 3, 'ticker'],
+        ['positions.json', 3, 'shares'],
+      ]),
+    );
+    expect(report.errors.every((e) => e.message.length > 0)).toBe(true);
+    expect(report.imported.clients).toBe(0);
+    expect(await count(db, 'clients', firmId)).toBe(before);
+    expect(formatImportReport(report)).toMatch(/clients\.csv:3: name: is required/);
+  });
+
+  it('rejects files it cannot attribute to an entity and unknown columns', async () => {
+    const report = await importBook(db, firmId, [
+      file('households-2024.csv', 'name\nx\n'),
+      file('book.json', '{\n  "clients": [],\n  "widgets": []\n}'),
+      file('products.csv', 'ticker,name,type,colour\nZZZ,Zed,ETF,red\n'),
+      file('notes.txt', 'hello'),
+    ]);
+    expect(report.errors.map((e) => [e.file.split('/').pop(), e.line, e.field])).toEqual([
+      ['households-2024.csv', 0, '(file)'],
+      ['book.json', 3, 'widgets'],
+      ['products.csv', 2, 'colour'],
+      ['notes.txt', 0, '(file)'],
+    ]);
+  });
+
+  it('requires the sleeves of a new sleeved registration to total 100', async () => {
+    const report = await importBook(db, firmId, [
+      file('registrations.csv', 'client,name,type,is_sleeved\nSolo Client,Sleeved Trust,Revocable Trust,true\n'),
+      file(
+        'accounts.csv',
+        'number,name,custodian,client,registration,sleeve_target_pct,sleeve_tolerance_lower,sleeve_tolerance_upper\n' +
+          'SLV-1,Sleeve 1,Pershing,Solo Client,Sleeved Trust,60,3,3\n' +
+          'SLV-2,Sleeve 2,Pershing,Solo Client,Sleeved Trust,30.5,3,3\n' +
+          'SLV-3,Not a sleeve,Pershing,Solo Client,Solo IRA,10,,\n',
+      ),
+    ]);
+    expect(report.errors.map((e) => [e.line, e.field])).toEqual([
+      [3, 'sleeve_target_pct'],
+      [4, 'sleeve_target_pct'],
+    ]);
+  });
+
+  it('refuses an unknown firm', async () => {
+    const report = await importBook(db, 999_999, [file('clients.csv', 'name,representative\nA,R-900\n')]);
+    expect(report.errors).toEqual([{ file: '', line: 0, field: 'firmId', message: 'no firm with id 999999' }]);
+  });
+});

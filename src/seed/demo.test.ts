@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
 import { DEFAULT_ROLES } from '../platform/auth/privileges.js';
 import { digest, verifyPassword } from '../platform/auth/secrets.js';
 import { type DemoCredentials, seedDemoFirm } from './demo.js';
-import { dialects, openSqlite, type TestDb } from './test-support.js';
+import { describeEachDatabase, testDatabases } from '../../test/support/databases.js';
 
 const SEED = { households: 60, seed: 11, asOf: '2025-06-30', chunkSize: 25 };
 const FIRM_TABLES = [
@@ -26,125 +26,123 @@ async function dump(db: Db): Promise<Record<string, unknown[]>> {
   return out;
 }
 
-for (const dialect of await dialects()) {
-  describe.skipIf(dialect.skip !== null)(`seedDemoFirm on ${dialect.name}`, () => {
-    let target: TestDb;
-    let db: Db;
-    let credentials: DemoCredentials;
+describeEachDatabase('seedDemoFirm', (dialect) => {
+  let target: { db: Db; drop(): Promise<void> };
+  let db: Db;
+  let credentials: DemoCredentials;
 
-    beforeAll(async () => {
-      target = await dialect.open();
-      db = target.db;
-      credentials = await seedDemoFirm(db, SEED);
-    });
-    afterAll(() => target?.dispose());
-
-    it('returns credentials of one user of each kind that verify against the stored hashes', async () => {
-      expect(credentials.firm).toMatchObject({ code: 'DEMO', id: expect.any(Number) });
-      expect(credentials.users.map((u) => [u.kind, u.role])).toEqual([
-        ['user', 'Administrator'],
-        ['user', 'Read Only'],
-        ['user', 'Advisor'],
-        ['api', 'API Integration'],
-        ['service', 'Rebalancer Service'],
-      ]);
-      for (const user of credentials.users) {
-        const row = await db.kysely
-          .selectFrom('users')
-          .innerJoin('roles', 'roles.id', 'users.role_id')
-          .select(['users.password_hash', 'users.kind', 'users.firm_id', 'roles.name as role'])
-          .where('users.user_name', '=', user.userName)
-          .executeTakeFirstOrThrow();
-        expect(row).toMatchObject({ kind: user.kind, role: user.role, firm_id: credentials.firm.id });
-        expect(await verifyPassword(row.password_hash, user.password)).toBe(true);
-        expect(user.password.length).toBeGreaterThanOrEqual(20);
-      }
-      const partner = await db.kysely
-        .selectFrom('partner_apps')
-        .selectAll()
-        .where('id', '=', credentials.partner.clientId)
-        .executeTakeFirstOrThrow();
-      expect(partner.client_secret_hash).toBe(digest(credentials.partner.clientSecret));
-      expect(JSON.parse(partner.redirect_uris)).toEqual(credentials.partner.redirectUris);
-      expect(credentials.partner.redirectUris).toEqual(['http://localhost:3000/callback', 'https://localhost:3000/callback']);
-    });
-
-    it('gives the firm the default roles and their privileges', async () => {
-      const rows = await db.kysely
-        .selectFrom('role_privileges')
-        .innerJoin('roles', 'roles.id', 'role_privileges.role_id')
-        .select(['roles.name', 'role_privileges.privilege'])
-        .execute();
-      const byRole: Record<string, string[]> = {};
-      for (const r of rows) (byRole[r.name] ??= []).push(r.privilege);
-      for (const [role, privileges] of Object.entries(DEFAULT_ROLES)) expect(byRole[role]?.sort()).toEqual([...privileges].sort());
-    });
-
-    it('writes every row with the firm id and the seed audit fields', async () => {
-      for (const table of FIRM_TABLES) {
-        const { rows } = await sql<{ firm_id: number; n: number }>`
-          select firm_id, count(*) as n from ${sql.table(table)} group by firm_id`.execute(db.kysely);
-        expect(rows.map((r) => Number(r.firm_id)), table).toEqual([credentials.firm.id]);
-      }
-      const audited = await db.kysely.selectFrom('accounts').select(['created_by', 'edited_by', 'created_at']).distinct().execute();
-      expect(audited).toEqual([{ created_by: 'seed', edited_by: 'seed', created_at: '2025-06-30T00:00:00.000Z' }]);
-      const count = await db.kysely.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      expect(Number(count.n)).toBe(SEED.households);
-    });
-
-    it('keeps lots summing exactly to their positions', async () => {
-      const { rows } = await sql<{ n: number }>`
-        select count(*) as n from positions p
-        left join (select position_id, sum(shares_micros) as s, sum(cost_cents) as c, count(*) as k
-                   from tax_lots group by position_id) l on l.position_id = p.id
-        where l.k is null or l.k > 3 or l.s <> p.shares_micros or l.c <> p.cost_cents`.execute(db.kysely);
-      expect(Number(rows[0]?.n)).toBe(0);
-    });
-
-    it('keeps model targets plus cash at 100 and sleeve targets at 100', async () => {
-      const { rows: models } = await sql<{ name: string; total: number }>`
-        select m.name, m.cash_target_pct + sum(a.target_pct) as total
-        from models m join model_allocations a on a.model_id = m.id group by m.id, m.name, m.cash_target_pct`.execute(db.kysely);
-      expect(models.length).toBeGreaterThanOrEqual(5);
-      for (const m of models) expect(Number(m.total), m.name).toBeCloseTo(100, 9);
-      const { rows: sleeves } = await sql<{ total: number; n: number }>`
-        select sum(a.sleeve_target_pct) as total, count(*) as n from registrations r
-        join accounts a on a.registration_id = r.id where r.is_sleeved = 1 group by r.id`.execute(db.kysely);
-      for (const s of sleeves) {
-        expect(Number(s.total)).toBe(100);
-        expect(Number(s.n)).toBeGreaterThanOrEqual(3);
-      }
-    });
-
-    it('prices every product with a history whose newest row is the product price', async () => {
-      const { rows } = await sql<{ n: number }>`
-        select count(*) as n from products p where p.price_micros is null or p.price_micros <> (
-          select pp.price_micros from product_prices pp where pp.product_id = p.id order by pp.price_date desc limit 1)`.execute(
-        db.kysely,
-      );
-      expect(Number(rows[0]?.n)).toBe(0);
-    });
-
-    it('produces the same book as a fresh SQLite database seeded with the same seed', async () => {
-      const fresh = await openSqlite();
-      try {
-        await seedDemoFirm(fresh.db, { ...SEED, chunkSize: 7 });
-        expect(await dump(db)).toEqual(await dump(fresh.db));
-      } finally {
-        await fresh.dispose();
-      }
-    });
-
-    it('refuses a firm code that is taken', async () => {
-      await expect(seedDemoFirm(db, { ...SEED, households: 1 })).rejects.toThrow(/firm with code DEMO already exists/);
-    });
-
-    it('seeds a second firm beside the first without clashing', async () => {
-      const second = await seedDemoFirm(db, { ...SEED, households: 5, firmCode: 'DEMO2', firmName: 'Second Demo' });
-      expect(second.firm.id).not.toBe(credentials.firm.id);
-      expect(second.users[0]?.userName).toBe('demo2.admin');
-      const accounts = await db.kysely.selectFrom('accounts').select('firm_id').where('firm_id', '=', second.firm.id).execute();
-      expect(accounts.length).toBeGreaterThanOrEqual(5);
-    });
+  beforeAll(async () => {
+    target = await dialect.open();
+    db = target.db;
+    credentials = await seedDemoFirm(db, SEED);
   });
-}
+  afterAll(() => target?.drop());
+
+  it('returns credentials of one user of each kind that verify against the stored hashes', async () => {
+    expect(credentials.firm).toMatchObject({ code: 'DEMO', id: expect.any(Number) });
+    expect(credentials.users.map((u) => [u.kind, u.role])).toEqual([
+      ['user', 'Administrator'],
+      ['user', 'Read Only'],
+      ['user', 'Advisor'],
+      ['api', 'API Integration'],
+      ['service', 'Rebalancer Service'],
+    ]);
+    for (const user of credentials.users) {
+      const row = await db.kysely
+        .selectFrom('users')
+        .innerJoin('roles', 'roles.id', 'users.role_id')
+        .select(['users.password_hash', 'users.kind', 'users.firm_id', 'roles.name as role'])
+        .where('users.user_name', '=', user.userName)
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ kind: user.kind, role: user.role, firm_id: credentials.firm.id });
+      expect(await verifyPassword(row.password_hash, user.password)).toBe(true);
+      expect(user.password.length).toBeGreaterThanOrEqual(20);
+    }
+    const partner = await db.kysely
+      .selectFrom('partner_apps')
+      .selectAll()
+      .where('id', '=', credentials.partner.clientId)
+      .executeTakeFirstOrThrow();
+    expect(partner.client_secret_hash).toBe(digest(credentials.partner.clientSecret));
+    expect(JSON.parse(partner.redirect_uris)).toEqual(credentials.partner.redirectUris);
+    expect(credentials.partner.redirectUris).toEqual(['http://localhost:3000/callback', 'https://localhost:3000/callback']);
+  });
+
+  it('gives the firm the default roles and their privileges', async () => {
+    const rows = await db.kysely
+      .selectFrom('role_privileges')
+      .innerJoin('roles', 'roles.id', 'role_privileges.role_id')
+      .select(['roles.name', 'role_privileges.privilege'])
+      .execute();
+    const byRole: Record<string, string[]> = {};
+    for (const r of rows) (byRole[r.name] ??= []).push(r.privilege);
+    for (const [role, privileges] of Object.entries(DEFAULT_ROLES)) expect(byRole[role]?.sort()).toEqual([...privileges].sort());
+  });
+
+  it('writes every row with the firm id and the seed audit fields', async () => {
+    for (const table of FIRM_TABLES) {
+      const { rows } = await sql<{ firm_id: number; n: number }>`
+        select firm_id, count(*) as n from ${sql.table(table)} group by firm_id`.execute(db.kysely);
+      expect(rows.map((r) => Number(r.firm_id)), table).toEqual([credentials.firm.id]);
+    }
+    const audited = await db.kysely.selectFrom('accounts').select(['created_by', 'edited_by', 'created_at']).distinct().execute();
+    expect(audited).toEqual([{ created_by: 'seed', edited_by: 'seed', created_at: '2025-06-30T00:00:00.000Z' }]);
+    const count = await db.kysely.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(SEED.households);
+  });
+
+  it('keeps lots summing exactly to their positions', async () => {
+    const { rows } = await sql<{ n: number }>`
+      select count(*) as n from positions p
+      left join (select position_id, sum(shares_micros) as s, sum(cost_cents) as c, count(*) as k
+                 from tax_lots group by position_id) l on l.position_id = p.id
+      where l.k is null or l.k > 3 or l.s <> p.shares_micros or l.c <> p.cost_cents`.execute(db.kysely);
+    expect(Number(rows[0]?.n)).toBe(0);
+  });
+
+  it('keeps model targets plus cash at 100 and sleeve targets at 100', async () => {
+    const { rows: models } = await sql<{ name: string; total: number }>`
+      select m.name, m.cash_target_pct + sum(a.target_pct) as total
+      from models m join model_allocations a on a.model_id = m.id group by m.id, m.name, m.cash_target_pct`.execute(db.kysely);
+    expect(models.length).toBeGreaterThanOrEqual(5);
+    for (const m of models) expect(Number(m.total), m.name).toBeCloseTo(100, 9);
+    const { rows: sleeves } = await sql<{ total: number; n: number }>`
+      select sum(a.sleeve_target_pct) as total, count(*) as n from registrations r
+      join accounts a on a.registration_id = r.id where r.is_sleeved = 1 group by r.id`.execute(db.kysely);
+    for (const s of sleeves) {
+      expect(Number(s.total)).toBe(100);
+      expect(Number(s.n)).toBeGreaterThanOrEqual(3);
+    }
+  });
+
+  it('prices every product with a history whose newest row is the product price', async () => {
+    const { rows } = await sql<{ n: number }>`
+      select count(*) as n from products p where p.price_micros is null or p.price_micros <> (
+        select pp.price_micros from product_prices pp where pp.product_id = p.id order by pp.price_date desc limit 1)`.execute(
+      db.kysely,
+    );
+    expect(Number(rows[0]?.n)).toBe(0);
+  });
+
+  it('produces the same book as a fresh SQLite database seeded with the same seed', async () => {
+    const fresh = await testDatabases()[0]!.open();
+    try {
+      await seedDemoFirm(fresh.db, { ...SEED, chunkSize: 7 });
+      expect(await dump(db)).toEqual(await dump(fresh.db));
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it('refuses a firm code that is taken', async () => {
+    await expect(seedDemoFirm(db, { ...SEED, households: 1 })).rejects.toThrow(/firm with code DEMO already exists/);
+  });
+
+  it('seeds a second firm beside the first without clashing', async () => {
+    const second = await seedDemoFirm(db, { ...SEED, households: 5, firmCode: 'DEMO2', firmName: 'Second Demo' });
+    expect(second.firm.id).not.toBe(credentials.firm.id);
+    expect(second.users[0]?.userName).toBe('demo2.admin');
+    const accounts = await db.kysely.selectFrom('accounts').select('firm_id').where('firm_id', '=', second.firm.id).execute();
+    expect(accounts.length).toBeGreaterThanOrEqual(5);
+  });
+});
