@@ -8,11 +8,16 @@ import { VERBOSE_ENTITIES } from './platform/book/entities.js';
 import { HoldingsService } from './platform/book/holdings-service.js';
 import { BookRepository } from './platform/book/repository.js';
 import { VerboseService } from './platform/book/service.js';
+import { OutboxDispatcher } from './platform/outbox/dispatcher.js';
+import { OutboxRepository } from './platform/outbox/repository.js';
+import { createTradeBlockServices } from './platform/trade-blocks/index.js';
+import { createRebalancerTradeBlocks } from './rebalancer/trade-block-details/index.js';
 import type { Clock } from './shared/clock.js';
 
 /** Everything the routes need, wired once per app; tests swap the clock. */
 export function createServices(config: AppConfig, db: Db, clock: Clock) {
   const book = new BookRepository(db.kysely);
+  const outbox = new OutboxDispatcher(new OutboxRepository(db.kysely, db.dialect), clock);
   const authRepository = new AuthRepository(db.kysely);
   const throttle = new SignInThrottle(authRepository, clock, config.signInMaxFailures, config.signInLockSeconds);
   const auth = new AuthService(authRepository, clock, config.accessTokenTtlSeconds, throttle);
@@ -23,6 +28,9 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     oauth: new OAuthService(authRepository, auth, throttle, clock, config.authorizationCodeTtlSeconds),
     verbose: VERBOSE_ENTITIES.map((entity) => ({ entity, service: new VerboseService(book, entity, clock) })),
     holdings: new HoldingsService(book),
+    outbox,
+    ...createTradeBlockServices(db.kysely, clock, outbox),
+    rebalancerTradeBlocks: createRebalancerTradeBlocks(db.kysely, clock, outbox),
   };
 }
 

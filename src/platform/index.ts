@@ -7,6 +7,8 @@ import { requireAuthentication } from './auth/hook.js';
 import { oauthRoutes } from './auth/oauth-routes.js';
 import { authRoutes } from './auth/routes.js';
 import { bookRoutes } from './book/routes.js';
+import { legacyAccountRoutes } from './trade-blocks/legacy-routes.js';
+import { tradeBlockRoutes } from './trade-blocks/routes.js';
 
 /**
  * The portfolio platform at {base_url}. Section 9.2: some resources are documented without the
@@ -28,5 +30,8 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
     for (const prefix of ['/v1', '']) {
       await secured.register(bookRoutes, { prefix, verbose: services.verbose, holdings: services.holdings });
     }
+    // Section 4.2 writes the trade block paths (and rule 7's account paths) with /v1 only.
+    await secured.register(tradeBlockRoutes, { prefix: '/v1', tradeBlocks: services.tradeBlocks, reasons: services.tradeBlockReasons });
+    await secured.register(legacyAccountRoutes, { prefix: '/v1', legacy: services.tradeBlockLegacy });
   });
 };

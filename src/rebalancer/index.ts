@@ -5,6 +5,7 @@ import { requireAuthentication } from '../platform/auth/hook.js';
 import type { Services } from '../services.js';
 import { rebalancerAuthRoutes } from './auth/routes.js';
 import { priorityRoutes } from './priorities/routes.js';
+import { tradeBlockDetailsV2Routes } from './trade-block-details/routes.js';
 
 /** The rebalancing application at {rebalancer_base_url}; its routes take rebalancer tokens. */
 export const rebalancerApp: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
@@ -17,5 +18,6 @@ export const rebalancerApp: FastifyPluginAsync<{ services: Services }> = async (
     requireAuthentication(secured, services.auth, 'rebalancer');
     await secured.register(rebalancerAuthRoutes, { auth: services.auth });
     await secured.register(priorityRoutes);
+    await secured.register(tradeBlockDetailsV2Routes, { details: services.rebalancerTradeBlocks, outbox: services.outbox });
   });
 };

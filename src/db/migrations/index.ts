@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { book } from './0001_book.js';
 import { auth } from './0002_auth.js';
+import { tradeBlocks } from './0003_trade_blocks.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
   '0001_book': book,
   '0002_auth': auth,
+  '0003_trade_blocks': tradeBlocks,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,118 @@
+import type { Clock } from '../../shared/clock.js';
+import type { ClaimedMessage, OutboxRepository } from './repository.js';
+
+/** Must be idempotent: a message is delivered at least once. */
+export type OutboxHandler = (message: ClaimedMessage) => Promise<void>;
+
+export interface DispatcherOptions {
+  batchSize?: number;
+  /** How long a claimed row stays invisible to other runs; a crashed run's rows return after it. */
+  leaseMs?: number;
+  /** Safety-net polling for retries and rows written by other nodes. */
+  pollMs?: number;
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+  onError?: (error: unknown, message: ClaimedMessage) => void;
+}
+
+/**
+ * Delivers outbox rows to the handler registered for their topic. A run claims due rows, hands
+ * each to its handler and marks it delivered; a failing handler's row is retried later with
+ * exponential backoff. Writers `kick()` after commit so delivery follows within milliseconds;
+ * the poll catches the rest.
+ */
+export class OutboxDispatcher {
+  private readonly handlers = new Map<string, OutboxHandler>();
+  private readonly options: Required<Omit<DispatcherOptions, 'onError'>> & Pick<DispatcherOptions, 'onError'>;
+  private timer: NodeJS.Timeout | undefined;
+  private current: Promise<void> | undefined;
+  private again = false;
+  private started = false;
+
+  constructor(
+    private readonly repository: OutboxRepository,
+    private readonly clock: Clock,
+    options: DispatcherOptions = {},
+  ) {
+    this.options = { batchSize: 100, leaseMs: 60_000, pollMs: 1000, baseBackoffMs: 1000, maxBackoffMs: 600_000, ...options };
+  }
+
+  register(topic: string, handler: OutboxHandler) {
+    if (this.handlers.has(topic)) throw new Error(`outbox topic ${topic} already has a handler`);
+    this.handlers.set(topic, handler);
+  }
+
+  /** One claim-and-deliver pass; returns how many rows it delivered. */
+  async runOnce(): Promise<number> {
+    const topics = [...this.handlers.keys()];
+    if (topics.length === 0) return 0;
+    const now = this.clock.now();
+    const claimed = await this.repository.claim(
+      now.toISOString(),
+      new Date(now.getTime() + this.options.leaseMs).toISOString(),
+      this.options.batchSize,
+      topics,
+    );
+    let delivered = 0;
+    for (const message of claimed) {
+      try {
+        await this.handlers.get(message.topic)!(message);
+        await this.repository.delivered(message.id, this.clock.now().toISOString());
+        delivered++;
+      } catch (error) {
+        this.options.onError?.(error, message);
+        const delay = Math.min(this.options.maxBackoffMs, this.options.baseBackoffMs * 2 ** (message.attempts - 1));
+        const next = new Date(this.clock.now().getTime() + delay).toISOString();
+        await this.repository.failed(message.id, next, error instanceof Error ? error.message : String(error));
+      }
+    }
+    return claimed.length === 0 ? 0 : delivered + (await this.runOnce());
+  }
+
+  /** Runs until nothing is due; concurrent callers share one run. */
+  drain(): Promise<void> {
+    if (this.current) {
+      this.again = true;
+      return this.current;
+    }
+    this.current = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.runOnce();
+        } while (this.again);
+      } finally {
+        this.current = undefined;
+      }
+    })();
+    return this.current;
+  }
+
+  /** Asks a started dispatcher for a pass soon; writers call it after their commit. */
+  kick() {
+    if (!this.started) return;
+    setImmediate(() => {
+      if (this.started) void this.drain().catch((error: unknown) => this.report(error));
+    });
+  }
+
+  start() {
+    if (this.started) return;
+    this.started = true;
+    this.timer = setInterval(() => void this.drain().catch((error: unknown) => this.report(error)), this.options.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  async stop() {
+    this.started = false;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.current?.catch(() => undefined);
+  }
+
+  private report(error: unknown) {
+    // A failed claim (database away) is retried by the next poll; nothing is lost.
+    console.error('outbox dispatcher pass failed', error);
+  }
+}

@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { responses } from '../../http/problem.js';
+import { principalOf } from '../auth/hook.js';
+import { Privilege } from '../auth/privileges.js';
+import type { LegacyAccountService } from './legacy.js';
+import { SyncQuery, TradeBlockDetail } from './schemas.js';
+
+const edit = { privilege: Privilege.PortfolioEdit };
+const tags = ['Trade blocks (legacy account endpoints)'];
+const AccountParams = Type.Object({ accountId: Type.Integer({ minimum: 1 }) });
+const Blocked = Type.Optional(Type.Boolean({ description: 'Legacy trade block flag' }));
+/** Partners send the whole account; only the trade block part is read here, the rest is ignored. */
+const AccountBody = Type.Object({
+  isTradingBlocked: Blocked,
+  modelingInfo: Type.Optional(Type.Object({ isTradingBlocked: Blocked })),
+});
+const State = Type.Object({ accountId: Type.Integer(), isTradingBlocked: Type.Boolean(), tradeBlocks: Type.Array(TradeBlockDetail) });
+
+type Body = { isTradingBlocked?: boolean; modelingInfo?: { isTradingBlocked?: boolean } };
+const blockedOf = (body: Body) => body.isTradingBlocked ?? body.modelingInfo?.isTradingBlocked;
+
+/** Rule 7's legacy-compatible account endpoints. */
+export const legacyAccountRoutes: FastifyPluginAsyncTypebox<{ legacy: LegacyAccountService }> = async (app, { legacy }) => {
+  const single = (path: string, summary: string, source: string, body = AccountBody) =>
+    app.put(
+      path,
+      {
+        config: edit,
+        schema: { tags, summary, params: AccountParams, querystring: SyncQuery, body, response: responses({ 200: State }, [401, 403, 404]) },
+      },
+      async (request) => {
+        const { createSyncEvent } = request.query;
+        return legacy.setTradingBlocked(principalOf(request), request.params.accountId, blockedOf(request.body as Body), 'manual', source, createSyncEvent);
+      },
+    );
+
+  single('/Portfolio/Accounts/:accountId', 'Update an account; a change of isTradingBlocked creates or removes a Manual block', 'account update');
+  single('/Portfolio/Accounts/NewPortfolio/:accountId', 'Changing isTradingBlocked creates or removes a Manual block', 'NewPortfolio');
+  single(
+    '/Portfolio/Accounts/UpdateDoNotTradeAndSma/:accountId',
+    'Rebalancer integration: set trading-blocked (SMA settings are accepted and not stored, see docs/decisions.md)',
+    'UpdateDoNotTradeAndSma',
+    Type.Object({ ...AccountBody.properties, isSma: Type.Optional(Type.Boolean()) }),
+  );
+
+  app.put(
+    '/Portfolio/Accounts/action/updateDoNotTrade',
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: 'Set isTradingBlocked on several accounts; false removes every deletable block except OCI',
+        querystring: SyncQuery,
+        body: Type.Array(
+          Type.Object({ id: Type.Integer({ minimum: 1 }), modelingInfo: Type.Object({ isTradingBlocked: Type.Boolean() }) }),
+          { minItems: 1, maxItems: 1000 },
+        ),
+        response: responses({ 200: Type.Array(State) }, [401, 403]),
+      },
+    },
+    async (request) =>
+      legacy.updateDoNotTrade(
+        principalOf(request),
+        request.body.map((item) => ({ id: item.id, blocked: item.modelingInfo.isTradingBlocked })),
+        request.query.createSyncEvent,
+      ),
+  );
+};

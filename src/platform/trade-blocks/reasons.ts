@@ -1,0 +1,74 @@
+import { Privilege } from '../auth/privileges.js';
+import type { Principal } from '../auth/service.js';
+import { DomainError, notFound, validationError } from '../../shared/errors.js';
+import { SystemReason, reasonDto } from './model.js';
+import type { ReasonRecord, ReasonUpdate } from './schemas.js';
+import type { TradeBlockService } from './service.js';
+
+/**
+ * Section 5.6: reason update and delete need a platform administrator OR the rebalancing
+ * application's service account. A route declares one privilege, so the "either" is checked here.
+ */
+function requireReasonManager(principal: Principal) {
+  if (principal.privileges.has(Privilege.PlatformAdmin) || principal.privileges.has(Privilege.RebalancerService)) return;
+  throw new DomainError('forbidden', `this call needs the ${Privilege.PlatformAdmin} or the ${Privilege.RebalancerService} privilege`);
+}
+
+const systemMaintained = (field: string, name: string) =>
+  validationError(field, `reason ${name} is system-maintained and cannot be changed`);
+
+/** Trade block reasons (operations 10 to 13). */
+export class TradeBlockReasonService {
+  constructor(private readonly details: TradeBlockService) {}
+
+  async list(firmId: number): Promise<ReasonRecord[]> {
+    const rows = await this.details.repository.transaction((repository) => this.details.reasonsOf(repository, firmId));
+    return rows.map((row) => reasonDto(row, firmId));
+  }
+
+  async simple(firmId: number) {
+    return (await this.list(firmId)).map(({ id, name }) => ({ id, name }));
+  }
+
+  async update(principal: Principal, input: ReasonUpdate): Promise<ReasonRecord> {
+    requireReasonManager(principal);
+    if (!input.globalId && !input.id) throw validationError('globalId', 'is required (or id) to name the reason to update');
+    return this.details.write(principal, false, async ({ repository, context, reasons }) => {
+      const reason = input.globalId
+        ? reasons.find((r) => r.global_id === input.globalId!.toLowerCase())
+        : reasons.find((r) => r.id === input.id);
+      if (!reason) throw notFound('trade block reason', input.globalId ?? input.id!);
+      if (input.globalId && input.id && input.id !== reason.id) {
+        throw validationError('id', `${input.id} is not the id of reason ${input.globalId} (${reason.id})`);
+      }
+      if (reason.is_system_maintained === 1) throw systemMaintained(input.globalId ? 'globalId' : 'id', reason.name);
+      const name = input.name?.trim() ?? reason.name;
+      if (name === '') throw validationError('name', 'must not be blank');
+      if (reasons.some((r) => r.id !== reason.id && r.name.toLowerCase() === name.toLowerCase())) {
+        throw validationError('name', `${name} is already used by another reason`);
+      }
+      const allow = input.allowDetailAssignment === undefined ? reason.allow_detail_assignment : input.allowDetailAssignment ? 1 : 0;
+      await repository.updateReason(reason.id, { name, allow_detail_assignment: allow, edited_at: context.now, edited_by: principal.userName });
+      return reasonDto({ ...reason, name, allow_detail_assignment: allow }, principal.firmId);
+    });
+  }
+
+  /** Section 3: the reason goes; its details are reassigned to Manual (and synced as such). */
+  async delete(principal: Principal, globalId: string, sync = true) {
+    requireReasonManager(principal);
+    return this.details.write(principal, sync, async ({ repository, context, reasons }) => {
+      const reason = reasons.find((r) => r.global_id === globalId.toLowerCase());
+      if (!reason) throw notFound('trade block reason', globalId);
+      if (reason.is_system_maintained === 1) throw systemMaintained('tradeBlockReasonGlobalId', reason.name);
+      const manual = reasons.find((r) => r.name === SystemReason.Manual && r.is_system_maintained === 1)!;
+      const views = await repository.detailsWithReason(principal.firmId, reason.id);
+      await this.details.writer.change(
+        repository,
+        context,
+        views.map((view) => ({ view, columns: { reason_id: manual.id }, action: 'reassign' as const, reason: manual })),
+      );
+      await repository.deleteReason(reason.id);
+      return { globalId: reason.global_id, name: reason.name, reassignedTradeBlocks: views.length, reassignedTo: manual.id };
+    });
+  }
+}

@@ -1,0 +1,233 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, TradeBlockDetailTable, TradeBlockHistoryTable, TradeBlockReasonTable } from '../../db/schema.js';
+import { type OutboxMessage, OutboxRepository } from '../outbox/repository.js';
+import { EntityEnum } from './schemas.js';
+
+export type ReasonRow = Selectable<TradeBlockReasonTable>;
+export type DetailRow = Selectable<TradeBlockDetailTable>;
+export type DetailView = NonNullable<Awaited<ReturnType<TradeBlockRepository['detailById']>>>;
+
+export interface FirmOptions {
+  multiTradeBlock: boolean;
+  dates: boolean;
+  customTypes: boolean;
+}
+
+const CHUNK = 400;
+
+function chunks<T>(items: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The only Kysely user of the trade block tables; every query is scoped by firm. */
+export class TradeBlockRepository {
+  constructor(readonly db: Kysely<Database>) {}
+
+  transaction<T>(work: (repository: TradeBlockRepository) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) return work(this);
+    return this.db.transaction().execute((trx) => work(new TradeBlockRepository(trx)));
+  }
+
+  async firmOptions(firmId: number): Promise<FirmOptions | undefined> {
+    const row = await this.db
+      .selectFrom('firms')
+      .select(['multi_trade_block', 'trade_block_dates', 'trade_block_custom_types'])
+      .where('id', '=', firmId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return { multiTradeBlock: row.multi_trade_block === 1, dates: row.trade_block_dates === 1, customTypes: row.trade_block_custom_types === 1 };
+  }
+
+  // Reasons.
+
+  async insertReasonsIfMissing(rows: Insertable<TradeBlockReasonTable>[]) {
+    await this.db
+      .insertInto('trade_block_reasons')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['firm_id', 'name']).doNothing())
+      .execute();
+  }
+
+  reasons(firmId: number): Promise<ReasonRow[]> {
+    return this.db.selectFrom('trade_block_reasons').selectAll().where('firm_id', '=', firmId).orderBy('id').execute();
+  }
+
+  reasonByGlobalId(firmId: number, globalId: string) {
+    return this.db
+      .selectFrom('trade_block_reasons')
+      .selectAll()
+      .where('firm_id', '=', firmId)
+      .where('global_id', '=', globalId.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  reasonById(firmId: number, id: number) {
+    return this.db.selectFrom('trade_block_reasons').selectAll().where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
+  }
+
+  async updateReason(id: number, columns: Partial<Pick<ReasonRow, 'name' | 'allow_detail_assignment' | 'edited_at' | 'edited_by'>>) {
+    await this.db.updateTable('trade_block_reasons').set(columns).where('id', '=', id).execute();
+  }
+
+  async deleteReason(id: number) {
+    await this.db.deleteFrom('trade_block_reasons').where('id', '=', id).execute();
+  }
+
+  // Details.
+
+  private views(firmId: number) {
+    return this.db
+      .selectFrom('trade_block_details as d')
+      .innerJoin('trade_block_reasons as tr', 'tr.id', 'd.reason_id')
+      .leftJoin('accounts as a', (join) => join.onRef('a.id', '=', 'd.entity_id').on('d.entity_enum', '=', EntityEnum.Account))
+      .leftJoin('registrations as r', (join) =>
+        join.onRef('r.id', '=', 'd.entity_id').on('d.entity_enum', '=', EntityEnum.Registration),
+      )
+      .selectAll('d')
+      .select([
+        'tr.name as reason_name',
+        'tr.global_id as reason_global_id',
+        'tr.is_system_maintained as reason_system',
+        'tr.allow_detail_assignment as reason_assignable',
+        'a.name as account_name',
+        'r.name as registration_name',
+      ])
+      .where('d.firm_id', '=', firmId);
+  }
+
+  detailById(firmId: number, id: number) {
+    return this.views(firmId).where('d.id', '=', id).executeTakeFirst();
+  }
+
+  detailsByIds(firmId: number, ids: number[]) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.views(firmId).where('d.id', 'in', ids).orderBy('d.id').execute();
+  }
+
+  async detailsByGlobalIds(firmId: number, globalIds: string[]) {
+    const out: DetailView[] = [];
+    for (const part of chunks(globalIds)) out.push(...(await this.views(firmId).where('d.global_id', 'in', part).execute()));
+    return out;
+  }
+
+  /** Details on any of the given accounts or registrations. */
+  detailsOnEntities(firmId: number, accountIds: number[], registrationIds: number[], includeDeleted = false) {
+    if (accountIds.length === 0 && registrationIds.length === 0) return Promise.resolve([]);
+    let query = this.views(firmId).where((eb) =>
+      eb.or([
+        ...(accountIds.length > 0 ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Account), eb('d.entity_id', 'in', accountIds)])] : []),
+        ...(registrationIds.length > 0
+          ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Registration), eb('d.entity_id', 'in', registrationIds)])]
+          : []),
+      ]),
+    );
+    if (!includeDeleted) query = query.where('d.is_deleted', '=', 0);
+    return query.orderBy('d.id').execute();
+  }
+
+  detailsWithReason(firmId: number, reasonId: number) {
+    return this.views(firmId).where('d.reason_id', '=', reasonId).orderBy('d.id').execute();
+  }
+
+  async existingGlobalIds(firmId: number, globalIds: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const part of chunks(globalIds)) {
+      const rows = await this.db
+        .selectFrom('trade_block_details')
+        .select('global_id')
+        .where('firm_id', '=', firmId)
+        .where('global_id', 'in', part)
+        .execute();
+      for (const row of rows) found.add(row.global_id);
+    }
+    return found;
+  }
+
+  async insertDetails(rows: Insertable<TradeBlockDetailTable>[]): Promise<Map<string, number>> {
+    const ids = new Map<string, number>();
+    for (const part of chunks(rows)) {
+      const inserted = await this.db.insertInto('trade_block_details').values(part).returning(['id', 'global_id']).execute();
+      for (const row of inserted) ids.set(row.global_id, row.id);
+    }
+    return ids;
+  }
+
+  async updateDetail(
+    id: number,
+    columns: Partial<Pick<DetailRow, 'description' | 'start_date' | 'end_date' | 'is_deleted' | 'reason_id' | 'version' | 'edited_at' | 'edited_by'>>,
+  ) {
+    await this.db.updateTable('trade_block_details').set(columns).where('id', '=', id).execute();
+  }
+
+  async insertHistory(rows: Insertable<TradeBlockHistoryTable>[]) {
+    for (const part of chunks(rows)) await this.db.insertInto('trade_block_history').values(part).execute();
+  }
+
+  history(firmId: number, detailId: number) {
+    return this.db
+      .selectFrom('trade_block_history')
+      .selectAll()
+      .where('firm_id', '=', firmId)
+      .where('detail_id', '=', detailId)
+      .orderBy('id')
+      .execute();
+  }
+
+  enqueue(messages: OutboxMessage[], now: string) {
+    return OutboxRepository.enqueue(this.db, messages, now);
+  }
+
+  // The book entities a block can sit on.
+
+  async accounts(firmId: number, ids: number[]) {
+    const out: { id: number; name: string; registration_id: number; is_trading_blocked: number }[] = [];
+    for (const part of chunks([...new Set(ids)])) {
+      out.push(
+        ...(await this.db
+          .selectFrom('accounts')
+          .select(['id', 'name', 'registration_id', 'is_trading_blocked'])
+          .where('firm_id', '=', firmId)
+          .where('id', 'in', part)
+          .execute()),
+      );
+    }
+    return out;
+  }
+
+  async registrations(firmId: number, ids: number[]) {
+    const out: { id: number; name: string; is_sleeved: number; do_not_trade: number }[] = [];
+    for (const part of chunks([...new Set(ids)])) {
+      out.push(
+        ...(await this.db
+          .selectFrom('registrations')
+          .select(['id', 'name', 'is_sleeved', 'do_not_trade'])
+          .where('firm_id', '=', firmId)
+          .where('id', 'in', part)
+          .execute()),
+      );
+    }
+    return out;
+  }
+
+  accountsOfRegistration(firmId: number, registrationId: number) {
+    return this.db
+      .selectFrom('accounts')
+      .select(['id', 'name'])
+      .where('firm_id', '=', firmId)
+      .where('registration_id', '=', registrationId)
+      .orderBy('id')
+      .execute();
+  }
+
+  async setLegacyFlag(firmId: number, entityEnum: number, ids: number[], blocked: boolean, at: string, by: string) {
+    if (ids.length === 0) return;
+    const audit = { edited_at: at, edited_by: by };
+    if (entityEnum === EntityEnum.Account) {
+      await this.db.updateTable('accounts').set({ is_trading_blocked: blocked ? 1 : 0, ...audit }).where('firm_id', '=', firmId).where('id', 'in', ids).execute();
+    } else {
+      await this.db.updateTable('registrations').set({ do_not_trade: blocked ? 1 : 0, ...audit }).where('firm_id', '=', firmId).where('id', 'in', ids).execute();
+    }
+  }
+}

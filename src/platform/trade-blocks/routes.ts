@@ -1,0 +1,203 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { type Problem, responses } from '../../http/problem.js';
+import { principalOf } from '../auth/hook.js';
+import { Privilege } from '../auth/privileges.js';
+import type { TradeBlockReasonService } from './reasons.js';
+import {
+  BatchBody,
+  EntityQuery,
+  HistoryEntry,
+  ReasonRecord,
+  ReasonUpdate,
+  RelatedEntity,
+  SimpleReason,
+  SyncQuery,
+  TradeBlockDetail,
+  TradeBlockResult,
+} from './schemas.js';
+import type { TradeBlockService } from './service.js';
+
+export interface TradeBlockRouteOptions {
+  tradeBlocks: TradeBlockService;
+  reasons: TradeBlockReasonService;
+}
+
+const read = { privilege: Privilege.PortfolioRead };
+const edit = { privilege: Privilege.PortfolioEdit };
+const tags = ['Trade blocks'];
+const base = '/Trading/TradeBlocks';
+const IdParams = Type.Object({ tradeBlockId: Type.Integer({ minimum: 1 }) });
+const problemRef = Type.Unsafe<Problem>(Type.Ref('Problem'));
+
+/** 200 all succeeded, 207 some, 400 none; the body is the batch result in every case. */
+export function sendBatch(reply: FastifyReply, result: TradeBlockResult) {
+  const status = result.failedTradeBlocks.length === 0 ? 200 : result.successfulTradeBlocks.length === 0 ? 400 : 207;
+  return reply.status(status).send(result);
+}
+
+/** The batch routes answer 400 with the batch result when every item failed, or a problem for a bad request. */
+export const batchResponses = (errors: number[]) => ({
+  ...responses({ 200: TradeBlockResult, 207: TradeBlockResult }, errors),
+  400: Type.Union([TradeBlockResult, problemRef]),
+});
+
+/** Section 4.2, operations 1 to 13, plus the history read (our extension, docs/decisions.md). */
+export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions> = async (app, { tradeBlocks, reasons }) => {
+  const actor = (request: Parameters<typeof principalOf>[0]) => principalOf(request);
+
+  app.get(
+    `${base}/Reasons`,
+    { config: read, schema: { tags, summary: 'All trade block reasons with metadata', response: responses({ 200: Type.Array(ReasonRecord) }, [401, 403]) } },
+    async (request) => reasons.list(actor(request).firmId),
+  );
+  app.get(
+    `${base}/Reasons/Simple`,
+    { config: read, schema: { tags, summary: 'Trade block reasons: id and name', response: responses({ 200: Type.Array(SimpleReason) }, [401, 403]) } },
+    async (request) => reasons.simple(actor(request).firmId),
+  );
+  app.get(
+    `${base}/Related`,
+    {
+      config: read,
+      schema: { tags, summary: 'The entity and its related entities', querystring: EntityQuery, response: responses({ 200: Type.Array(RelatedEntity) }, [401, 403, 404]) },
+    },
+    async (request) => tradeBlocks.related(actor(request).firmId, request.query.entityEnum, request.query.entityId),
+  );
+  app.get(
+    `${base}/:tradeBlockId`,
+    { config: read, schema: { tags, summary: 'One trade block detail', params: IdParams, response: responses({ 200: TradeBlockDetail }, [401, 403, 404]) } },
+    async (request) => tradeBlocks.get(actor(request).firmId, request.params.tradeBlockId),
+  );
+  app.get(
+    `${base}/:tradeBlockId/History`,
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Every create, update and delete of a detail, oldest first (an extension; see docs/decisions.md)',
+        params: IdParams,
+        response: responses({ 200: Type.Array(HistoryEntry) }, [401, 403, 404]),
+      },
+    },
+    async (request) => tradeBlocks.history(actor(request).firmId, request.params.tradeBlockId),
+  );
+  app.get(
+    base,
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "An entity's trade blocks, including those of related entities",
+        querystring: EntityQuery,
+        response: responses({ 200: Type.Array(TradeBlockDetail) }, [401, 403, 404]),
+      },
+    },
+    async (request) => tradeBlocks.forEntity(actor(request).firmId, request.query.entityEnum, request.query.entityId),
+  );
+
+  app.post(
+    base,
+    {
+      config: edit,
+      schema: { tags, summary: 'Create trade block details, item by item', querystring: SyncQuery, body: BatchBody, response: batchResponses([401, 403]) },
+    },
+    async (request, reply) => sendBatch(reply, await tradeBlocks.create(actor(request), request.body, request.query.createSyncEvent)),
+  );
+  app.put(
+    base,
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: 'Update description and dates of details matched by globalId, item by item',
+        querystring: SyncQuery,
+        body: BatchBody,
+        response: batchResponses([401, 403]),
+      },
+    },
+    async (request, reply) => sendBatch(reply, await tradeBlocks.update(actor(request), request.body, request.query.createSyncEvent)),
+  );
+  app.delete(
+    `${base}/:tradeBlockId`,
+    {
+      config: edit,
+      schema: { tags, summary: 'Soft-delete one detail', params: IdParams, querystring: SyncQuery, response: responses({ 200: TradeBlockDetail }, [401, 403, 404]) },
+    },
+    async (request) => tradeBlocks.deleteOne(actor(request), request.params.tradeBlockId, request.query.createSyncEvent),
+  );
+  app.post(
+    `${base}/DeleteRequests`,
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: 'Soft-delete details by id; unknown ids come back in failedTradeBlocks',
+        querystring: SyncQuery,
+        body: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 10000 }),
+        response: responses({ 200: TradeBlockResult }, [401, 403]),
+      },
+    },
+    async (request) => tradeBlocks.deleteMany(actor(request), request.body, 'id', request.query.createSyncEvent),
+  );
+  app.post(
+    `${base}/DeleteByGlobalIds`,
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: 'Soft-delete details by globalId; unknown globalIds come back in failedTradeBlocks',
+        querystring: SyncQuery,
+        body: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 10000 }),
+        response: responses({ 200: TradeBlockResult }, [401, 403]),
+      },
+    },
+    async (request) => tradeBlocks.deleteMany(actor(request), request.body, 'globalId', request.query.createSyncEvent),
+  );
+  app.post(
+    `${base}/QueueForAccountIds`,
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: 'Re-publish sync events for the accounts that have active details',
+        body: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 10000 }),
+        response: responses(
+          { 200: Type.Object({ queuedEvents: Type.Integer(), accountIds: Type.Array(Type.Integer()), notFoundAccountIds: Type.Array(Type.Integer()) }) },
+          [401, 403],
+        ),
+      },
+    },
+    async (request) => tradeBlocks.queueForAccounts(actor(request), request.body),
+  );
+
+  // Operations 12 and 13: administrator or rebalancer service account, checked in the service.
+  app.put(
+    '/Trading/TradeBlockReasons',
+    {
+      schema: {
+        tags,
+        summary: 'Rename a custom reason or change allowDetailAssignment (administrator or rebalancer service account)',
+        body: ReasonUpdate,
+        response: responses({ 200: ReasonRecord }, [401, 403, 404]),
+      },
+    },
+    async (request) => reasons.update(actor(request), request.body),
+  );
+  app.delete(
+    '/Trading/TradeBlockReasons/:tradeBlockReasonGlobalId',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a custom reason; its details move to Manual (administrator or rebalancer service account)',
+        params: Type.Object({ tradeBlockReasonGlobalId: Type.String({ format: 'uuid' }) }),
+        response: responses(
+          { 200: Type.Object({ globalId: Type.String(), name: Type.String(), reassignedTradeBlocks: Type.Integer(), reassignedTo: Type.Integer() }) },
+          [401, 403, 404],
+        ),
+      },
+    },
+    async (request) => reasons.delete(actor(request), request.params.tradeBlockReasonGlobalId),
+  );
+};

@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { responses } from '../../http/problem.js';
+import { principalOf } from '../../platform/auth/hook.js';
+import type { OutboxDispatcher } from '../../platform/outbox/dispatcher.js';
+import { V2Create, V2Detail, V2ListQuery, V2Update } from './schemas.js';
+import type { RebalancerTradeBlockService } from './service.js';
+
+export interface V2RouteOptions {
+  details: RebalancerTradeBlockService;
+  /** Delivers platform sync events to this application; runs while the app is up. */
+  outbox: OutboxDispatcher;
+}
+
+const tags = ['Trade block details (v2)'];
+const base = '/api/v2/TradeBlockDetails';
+const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+/** Section 9.3: the rebalancing application's v2 interface over its copy of trade block details. */
+export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions> = async (app, { details, outbox }) => {
+  app.addHook('onReady', async () => outbox.start());
+  app.addHook('onClose', async () => outbox.stop());
+
+  app.get(
+    base,
+    {
+      schema: { tags, summary: 'Trade block details, optionally of one related entity', querystring: V2ListQuery, response: responses({ 200: Type.Array(V2Detail) }, [401]) },
+    },
+    async (request) => details.list(principalOf(request).firmId, request.query),
+  );
+  app.get(
+    `${base}/:id`,
+    { schema: { tags, summary: 'One trade block detail', params: IdParams, response: responses({ 200: V2Detail }, [401, 404]) } },
+    async (request) => details.get(principalOf(request).firmId, request.params.id),
+  );
+  app.post(
+    base,
+    { schema: { tags, summary: 'Create one trade block detail', body: V2Create, response: responses({ 200: V2Detail }, [401]) } },
+    async (request) => (await details.create(principalOf(request), [request.body], false))[0],
+  );
+  app.post(
+    `${base}/AddList`,
+    {
+      schema: {
+        tags,
+        summary: 'Create several trade block details, all or nothing',
+        body: Type.Array(V2Create, { minItems: 1, maxItems: 10000 }),
+        response: responses({ 200: Type.Array(V2Detail) }, [401]),
+      },
+    },
+    async (request) => details.create(principalOf(request), request.body, true),
+  );
+  app.put(
+    base,
+    { schema: { tags, summary: 'Update description and dates of the detail with this id', body: V2Update, response: responses({ 200: V2Detail }, [401, 404]) } },
+    async (request) => details.update(principalOf(request), request.body),
+  );
+  app.delete(
+    `${base}/:id`,
+    { schema: { tags, summary: 'Soft-delete a trade block detail', params: IdParams, response: responses({ 200: V2Detail }, [401, 404]) } },
+    async (request) => details.delete(principalOf(request), request.params.id),
+  );
+};
