@@ -3,7 +3,7 @@
 
 import { floorShares, toCents } from './money.js';
 import type { WhyCode } from './reasons.js';
-import { CENT_MARGIN } from './sells.js';
+import { ROUNDING_MARGIN } from './sells.js';
 import { recordBuy, type AccountState, type Line } from './state.js';
 import { BuyPriority } from './types.js';
 
@@ -40,8 +40,8 @@ export function noteNoPrice(st: AccountState, line: Line): void {
 /**
  * Fills `line.want` dollars for each line, in priority order, with the cash
  * above the target. Leaves the unfilled rest in `line.want`. A second pass
- * gives the cent margin (see CENT_MARGIN) from leftover cash only, so the
- * margin of one line never starves the next.
+ * gives the rounding margin (see ROUNDING_MARGIN) from leftover cash only, so
+ * the margin of one line never starves the next.
  */
 export function allocateBuys(st: AccountState, lines: Line[], why: WhyCode): void {
   if (lines.length > 1) lines.sort(buyOrder);
@@ -63,7 +63,9 @@ export function allocateBuys(st: AccountState, lines: Line[], why: WhyCode): voi
     const price = line.buyProduct?.price;
     if (line.buyDropped || line.want <= 0 || !price || !(price > 0)) continue;
     if (line.buyPriority === BuyPriority.HardToBuy && !allFilled) continue;
-    const s = buyUpTo(st, line, price, line.want + CENT_MARGIN, why);
+    const unitValue = price / 10 ** line.buyDecimals;
+    if (unitValue <= ROUNDING_MARGIN || line.want < unitValue - ROUNDING_MARGIN) continue;
+    const s = buyUpTo(st, line, price, unitValue, why);
     line.want -= s * price;
   }
 }
@@ -72,8 +74,8 @@ function buyUpTo(st: AccountState, line: Line, price: number, want: number, why:
   const avail = st.availableCents();
   if (avail <= 0) return 0;
   const dollars = want < avail / 100 ? want : avail / 100;
-  let s = floorShares(dollars / price, line.buyDecimals);
   const f = 10 ** line.buyDecimals;
+  let s = floorShares(dollars / price, line.buyDecimals);
   while (s > 0 && toCents((line.bought + s) * price) - line.boughtCents > avail) s = (Math.round(s * f) - 1) / f;
   if (s > 0) recordBuy(st, line, s, why);
   return s;

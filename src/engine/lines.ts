@@ -94,6 +94,10 @@ export function buildTemplate(
   const subMap = substituteMap(subs);
   const targets = [...model.targets].sort((a, b) => a.productId - b.productId);
 
+  for (const pp of model.productPriorities ?? []) {
+    if (pp.sellPriority != null) sell.set(pp.productId, pp.sellPriority);
+    if (pp.buyPriority != null) buy.set(pp.productId, pp.buyPriority);
+  }
   for (const t of targets) {
     const id = subMap?.get(t.productId) ?? t.productId;
     if (t.sellPriority != null) sell.set(id, t.sellPriority);

@@ -16,9 +16,9 @@ function noise(st: AccountState): number {
 }
 
 function outOfTolerance(st: AccountState, line: Line): boolean {
+  if (!line.inModel) return line.value > 0;
   const n = noise(st);
   if (st.settings.exactTrades) return Math.abs(line.value - line.targetDollars) > n;
-  if (!line.inModel) return line.value > 0;
   const I = st.investable;
   return line.value < line.targetDollars - (line.lowerPct / 100) * I - n || line.value > line.targetDollars + (line.upperPct / 100) * I + n;
 }
@@ -39,6 +39,8 @@ export function needReviewSells(st: AccountState): void {
         line.want = -diff;
         wanted += buyableWant(line);
         line.want = 0;
+      } else if (diff < -HALF_CENT && line.inModel && !line.buyProduct) {
+        st.message('Info', 'NOT_BUYABLE', `${line.ticker} is under its target but no product of its line may be bought here`, line.key);
       }
     }
   }
@@ -58,7 +60,7 @@ export function raiseCash(st: AccountState, need: number, why: typeof Why.CashSh
     need -= sellFromLine(st, line, need, true, true, true, whyHard);
   }
   if (need > HALF_CENT && st.investable > 0) {
-    st.message('Warning', 'CASH_BELOW_TARGET', `cash stays ${formatDollars(need)} below its target: no overweight product may be sold`);
+    st.message('Warning', 'CASH_SHORT', `cash is ${formatDollars(need)} short of its target plus the buys: no overweight product may be sold, so buys are cut back`);
   }
   return need;
 }

@@ -8,6 +8,9 @@ import { accountArb } from './testing/arbitraries.js';
 import type { AccountResult, AccountSnapshot, RebalanceOptions, RoundingLogic } from './types.js';
 
 const RUNS = Number(process.env.ENGINE_PROPERTY_RUNS ?? 300);
+// A fixed seed keeps CI reproducible; set ENGINE_PROPERTY_SEED=random to explore.
+const SEED = process.env.ENGINE_PROPERTY_SEED === 'random' ? Date.now() : Number(process.env.ENGINE_PROPERTY_SEED ?? 20240628);
+fc.configureGlobal({ seed: SEED, numRuns: RUNS });
 const roundingArb = fc.constantFrom<RoundingLogic>('Default', 'LowestPrice', 'None');
 
 function heldShares(snap: AccountSnapshot): Map<number, number> {
@@ -53,7 +56,6 @@ describe('invariants over random portfolios', () => {
       fc.property(accountArb({ nullPrices: true }), optionsArb, (snap, opts) => {
         checkSafety(snap, rebalanceAccount(snap, opts));
       }),
-      { numRuns: RUNS },
     );
   });
 
@@ -66,7 +68,6 @@ describe('invariants over random portfolios', () => {
         const shuffled = { ...snap, positions: [...snap.positions].reverse(), model: snap.model && { ...snap.model, targets: [...snap.model.targets].reverse() } };
         expect(rebalanceAccount(shuffled, opts).trades).toEqual(a.trades);
       }),
-      { numRuns: RUNS },
     );
   });
 
@@ -78,14 +79,15 @@ describe('invariants over random portfolios', () => {
         const I = r.weights.reduce((s, w) => s + w.valueAfter, 0) + r.cash.after - r.cash.protected;
         if (I <= 0) return;
         for (const w of r.weights) {
-          let slack = 0.02;
+          // Ten cents of noise (see Precision) plus the rounding of up to two units.
+          let slack = 0.15;
           for (const id of [w.productId]) {
             const p = snap.products.get(id);
             if (p?.price) slack += 2 * p.price;
           }
           for (const pos of snap.positions) {
             const p = snap.products.get(pos.productId);
-            if (p?.price) slack = Math.max(slack, 2 * p.price + 0.02);
+            if (p?.price) slack = Math.max(slack, 2 * p.price + 0.15);
           }
           const lo = exactTrades ? 0 : w.lowerTolerance;
           const up = exactTrades ? 0 : w.upperTolerance;
@@ -94,12 +96,11 @@ describe('invariants over random portfolios', () => {
           expect(w.valueAfter).toBeLessThanOrEqual(t + (up / 100) * I + slack + 1e-9 * I);
         }
       }),
-      { numRuns: RUNS },
     );
   });
 
-  // Zero-width bands are left out: there a line can sit within the sub-cent
-  // revaluation of its edge (see "Precision" in docs/rebalancing.md).
+  // Zero-width bands are left out: with them a line can sit within the
+  // sub-cent revaluation of its edge (see "Precision" in docs/rebalancing.md).
   test('a second NeedReview over the post-trade portfolio generates no trades', () => {
     fc.assert(
       fc.property(accountArb({ minTolerance: 0.5 }), roundingArb, (snap, roundingLogic) => {
@@ -111,7 +112,25 @@ describe('invariants over random portfolios', () => {
         const withOrders = rebalanceAccount({ ...snap, openOrders: tradesAsOpenOrders(first) }, opts);
         expect(withOrders.trades).toEqual([]);
       }),
-      { numRuns: RUNS },
+    );
+  });
+
+  test('no trade in a blocked account, no buy of Do Not Buy, no buy outside the restricted plan', () => {
+    fc.assert(
+      fc.property(accountArb(), optionsArb, fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }), (snap, opts, flags) => {
+        const ids = [...snap.products.keys()].sort((a, b) => a - b);
+        const blocked = rebalanceAccount({ ...snap, tradeBlocks: [{ id: 1, entityEnum: 7, entityId: snap.accountId, reason: 'Manual', startDate: '2024-01-01' }] }, opts);
+        expect(blocked.trades).toEqual([]);
+        const dnb = ids.filter((_, i) => flags[i]);
+        const model = snap.model && { ...snap.model, productPriorities: dnb.map((productId) => ({ productId, buyPriority: 1 as const })) };
+        const r1 = rebalanceAccount({ ...snap, model }, opts);
+        for (const t of r1.trades) if (t.side === 'Buy') expect(dnb).not.toContain(t.productId);
+        checkSafety(snap, r1);
+        const plan = ids.filter((_, i) => !flags[i]);
+        const r2 = rebalanceAccount({ ...snap, restrictedPlan: { id: 1, name: 'plan', securities: plan.map((productId) => ({ productId })) } }, opts);
+        for (const t of r2.trades) if (t.side === 'Buy') expect(plan).toContain(t.productId);
+        checkSafety(snap, r2);
+      }),
     );
   });
 });

@@ -2,26 +2,34 @@
 // round shares down; cash-raising sells round up so the cash that is needed is
 // actually raised, but never past the shares the priority allows.
 
-import { ceilShares, floorShares } from './money.js';
+import { ceilShares, floorShares, unitOf } from './money.js';
 import type { WhyCode } from './reasons.js';
 import { recordSell, sellableShares, type AccountState, type Holding, type Line } from './state.js';
 
 export const HALF_CENT = 0.005;
 /**
- * Rounding down is given one cent of margin: a trade that falls short of its
- * dollars by less than a cent takes the extra unit. Without it the sub-cent
+ * Rounding down is given a five-cent margin: a trade that falls short of its
+ * dollars by less than that takes the extra unit. Without it the sub-cent
  * revaluation after trades (cash moves by cents, holdings by price × shares)
  * could make a second run find the last unit and trade it.
  */
-export const CENT_MARGIN = 0.05;
+export const ROUNDING_MARGIN = 0.05;
+
+/** Whole units for `dollars`, plus one more unit when the rest is within the cent margin of it. */
+export function floorWithMargin(dollars: number, price: number, decimals: number): number {
+  const s = floorShares(dollars / price, decimals);
+  const unit = unitOf(decimals);
+  const unitValue = unit * price;
+  if (unitValue > ROUNDING_MARGIN && dollars - s * price >= unitValue - ROUNDING_MARGIN) return Math.round((s + unit) / unit) * unit;
+  return s;
+}
 
 /** Sells up to `dollars` of one holding; returns the dollars raised. */
 export function sellFromHolding(st: AccountState, h: Holding, dollars: number, roundUp: boolean, allowHardToSell: boolean, why: WhyCode): number {
   if (dollars <= HALF_CENT) return 0;
   const cap = sellableShares(h, allowHardToSell);
   if (cap <= 0) return 0;
-  const raw = (roundUp ? dollars : dollars + CENT_MARGIN) / h.price;
-  let s = roundUp ? ceilShares(raw, h.decimals) : floorShares(raw, h.decimals);
+  let s = roundUp ? ceilShares(dollars / h.price, h.decimals) : floorWithMargin(dollars, h.price, h.decimals);
   if (s > cap) s = cap;
   if (s <= 0) return 0;
   const before = h.line.now;

@@ -97,6 +97,14 @@ export interface Model {
   readonly cashTargetPercent: number;
   /** Cash above `cashTarget + cashUpperTolerance` is excess and gets invested. Default 0. */
   readonly cashUpperTolerance?: number;
+  /** Security-set priorities of any product, typically the equivalents (targets carry their own). */
+  readonly productPriorities?: readonly ProductPriority[];
+}
+
+export interface ProductPriority {
+  readonly productId: number;
+  readonly buyPriority?: BuyPriorityId | null;
+  readonly sellPriority?: SellPriorityId | null;
 }
 
 /** Active set aside cash record (spec 2.12); codes kept as stored. */
