@@ -2,9 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../platform/auth/hook.js';
+import { Privilege } from '../../platform/auth/privileges.js';
 import type { OutboxDispatcher } from '../../platform/outbox/dispatcher.js';
 import { V2Create, V2Detail, V2ListQuery, V2Update } from './schemas.js';
 import type { RebalancerTradeBlockService } from './service.js';
+
+// The synced copy is portfolio data: the same privileges as the platform's v1 routes.
+const read = { privilege: Privilege.PortfolioRead };
+const edit = { privilege: Privilege.PortfolioEdit };
 
 export interface V2RouteOptions {
   details: RebalancerTradeBlockService;
@@ -24,23 +29,25 @@ export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions
   app.get(
     base,
     {
+      config: read,
       schema: { tags, summary: 'Trade block details, optionally of one related entity', querystring: V2ListQuery, response: responses({ 200: Type.Array(V2Detail) }, [401]) },
     },
     async (request) => details.list(principalOf(request).firmId, request.query),
   );
   app.get(
     `${base}/:id`,
-    { schema: { tags, summary: 'One trade block detail', params: IdParams, response: responses({ 200: V2Detail }, [401, 404]) } },
+    { config: read, schema: { tags, summary: 'One trade block detail', params: IdParams, response: responses({ 200: V2Detail }, [401, 404]) } },
     async (request) => details.get(principalOf(request).firmId, request.params.id),
   );
   app.post(
     base,
-    { schema: { tags, summary: 'Create one trade block detail', body: V2Create, response: responses({ 200: V2Detail }, [401]) } },
+    { config: edit, schema: { tags, summary: 'Create one trade block detail', body: V2Create, response: responses({ 200: V2Detail }, [401]) } },
     async (request) => (await details.create(principalOf(request), [request.body], false))[0],
   );
   app.post(
     `${base}/AddList`,
     {
+      config: edit,
       schema: {
         tags,
         summary: 'Create several trade block details, all or nothing',
@@ -52,12 +59,12 @@ export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions
   );
   app.put(
     base,
-    { schema: { tags, summary: 'Update description and dates of the detail with this id', body: V2Update, response: responses({ 200: V2Detail }, [401, 404]) } },
+    { config: edit, schema: { tags, summary: 'Update description and dates of the detail with this id', body: V2Update, response: responses({ 200: V2Detail }, [401, 404]) } },
     async (request) => details.update(principalOf(request), request.body),
   );
   app.delete(
     `${base}/:id`,
-    { schema: { tags, summary: 'Soft-delete a trade block detail', params: IdParams, response: responses({ 200: V2Detail }, [401, 404]) } },
+    { config: edit, schema: { tags, summary: 'Soft-delete a trade block detail', params: IdParams, response: responses({ 200: V2Detail }, [401, 404]) } },
     async (request) => details.delete(principalOf(request), request.params.id),
   );
 };
