@@ -15,4 +15,8 @@ export default tseslint.config(
     files: ['bench/**', 'src/cli.ts', 'bin/**'],
     rules: { 'no-console': 'off' },
   },
+  {
+    files: ['bin/**/*.js'],
+    languageOptions: { globals: { process: 'readonly' } },
+  },
 );

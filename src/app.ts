@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { Db } from './db/database.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -12,6 +12,13 @@ import { platformApp } from './platform/index.js';
 import { rebalancerApp } from './rebalancer/index.js';
 import { createServices } from './services.js';
 import { type Clock, systemClock } from './shared/clock.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route the app registered, with its config: tests enumerate them (privilege matrix). */
+    routeCatalog: RouteOptions[];
+  }
+}
 
 export interface AppDeps {
   config: AppConfig;
@@ -40,6 +47,10 @@ export async function buildApp({ config, db, clock = systemClock }: AppDeps): Pr
     bodyLimit: 20 * 1024 * 1024,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const routeCatalog: RouteOptions[] = [];
+  app.decorate('routeCatalog', routeCatalog);
+  app.addHook('onRoute', (route) => void routeCatalog.push(route));
 
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ProblemSchema);

@@ -7,8 +7,15 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without a token (health, docs, login). */
     public?: boolean;
-    /** The privilege a caller's role must grant. */
-    privilege?: PrivilegeName;
+    /** The privilege a caller's role must grant; a list means any one of them. */
+    privilege?: PrivilegeName | PrivilegeName[];
+    /**
+     * Any valid token of the scope will do (the spec names no privilege). Every non-public route
+     * states `privilege` or `tokenOnly`; the privilege-matrix test holds every route to it.
+     */
+    tokenOnly?: boolean;
+    /** Set on every route of a secured scope: the token audience it takes. */
+    audience?: 'platform' | 'rebalancer';
   }
   interface FastifyRequest {
     principal?: Principal;
@@ -31,6 +38,9 @@ function deny(reply: FastifyReply, status: 401 | 403, code: string, detail: stri
  * a route's `privilege` is then checked against the caller's role.
  */
 export function requireAuthentication(scope: FastifyInstance, auth: AuthService, audience: 'platform' | 'rebalancer') {
+  scope.addHook('onRoute', (route) => {
+    route.config = { ...route.config, audience };
+  });
   scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const config = request.routeOptions.config;
     if (config.public) return;
@@ -39,8 +49,9 @@ export function requireAuthentication(scope: FastifyInstance, auth: AuthService,
     const principal = await auth.authenticate(token, audience);
     if (!principal) return deny(reply, 401, 'unauthorized', 'the token is not valid or has expired');
     request.principal = principal;
-    if (config.privilege && !principal.privileges.has(config.privilege)) {
-      return deny(reply, 403, 'forbidden', `this call needs the ${config.privilege} privilege`);
+    const wanted = config.privilege === undefined ? [] : ([] as PrivilegeName[]).concat(config.privilege);
+    if (wanted.length > 0 && !wanted.some((p) => principal.privileges.has(p))) {
+      return deny(reply, 403, 'forbidden', `this call needs the ${wanted.join(' or ')} privilege`);
     }
   });
 }

@@ -53,7 +53,7 @@ describeEachDatabase('trade block reasons', (database) => {
     const { reason } = await customReason('Estate');
     const denied = await call('PUT', reasonsUrl, { globalId: reason.globalId, name: 'Estate settlement' }, 'advisor');
     expect(denied.statusCode).toBe(403);
-    expect(denied.json().detail).toBe('this call needs the platform.admin or the rebalancer.service privilege');
+    expect(denied.json().detail).toBe('this call needs the platform.admin or rebalancer.service privilege');
     const byAdmin = await call('PUT', reasonsUrl, { globalId: reason.globalId, name: 'Estate settlement' }, 'admin');
     expect(byAdmin.statusCode).toBe(200);
     expect(byAdmin.json()).toMatchObject({ id: reason.id, name: 'Estate settlement', allowDetailAssignment: true });

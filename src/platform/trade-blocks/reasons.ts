@@ -1,18 +1,8 @@
-import { Privilege } from '../auth/privileges.js';
 import type { Principal } from '../auth/service.js';
-import { DomainError, notFound, validationError } from '../../shared/errors.js';
+import { notFound, validationError } from '../../shared/errors.js';
 import { SystemReason, reasonDto } from './model.js';
 import type { ReasonRecord, ReasonUpdate } from './schemas.js';
 import type { TradeBlockService } from './service.js';
-
-/**
- * Section 5.6: reason update and delete need a platform administrator OR the rebalancing
- * application's service account. A route declares one privilege, so the "either" is checked here.
- */
-function requireReasonManager(principal: Principal) {
-  if (principal.privileges.has(Privilege.PlatformAdmin) || principal.privileges.has(Privilege.RebalancerService)) return;
-  throw new DomainError('forbidden', `this call needs the ${Privilege.PlatformAdmin} or the ${Privilege.RebalancerService} privilege`);
-}
 
 const systemMaintained = (field: string, name: string) =>
   validationError(field, `reason ${name} is system-maintained and cannot be changed`);
@@ -31,7 +21,6 @@ export class TradeBlockReasonService {
   }
 
   async update(principal: Principal, input: ReasonUpdate): Promise<ReasonRecord> {
-    requireReasonManager(principal);
     if (!input.globalId && !input.id) throw validationError('globalId', 'is required (or id) to name the reason to update');
     return this.details.write(principal, false, async ({ repository, context, reasons }) => {
       const reason = input.globalId
@@ -55,7 +44,6 @@ export class TradeBlockReasonService {
 
   /** Section 3: the reason goes; its details are reassigned to Manual (and synced as such). */
   async delete(principal: Principal, globalId: string, sync = true) {
-    requireReasonManager(principal);
     return this.details.write(principal, sync, async ({ repository, context, reasons }) => {
       const reason = reasons.find((r) => r.global_id === globalId.toLowerCase());
       if (!reason) throw notFound('trade block reason', globalId);

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { type Problem, responses } from '../../http/problem.js';
+import { responses } from '../../http/problem.js';
+import { batchResponses, sendBatch } from './batch-http.js';
+import { tradeBlockImportRoutes } from './import.js';
 import { principalOf } from '../auth/hook.js';
 import { Privilege } from '../auth/privileges.js';
 import type { TradeBlockReasonService } from './reasons.js';
@@ -26,26 +27,16 @@ export interface TradeBlockRouteOptions {
 
 const read = { privilege: Privilege.PortfolioRead };
 const edit = { privilege: Privilege.PortfolioEdit };
+// Section 5.6: a platform administrator or the rebalancing application's service account.
+const manageReasons = { privilege: [Privilege.PlatformAdmin, Privilege.RebalancerService] };
 const tags = ['Trade blocks'];
 const base = '/Trading/TradeBlocks';
 const IdParams = Type.Object({ tradeBlockId: Type.Integer({ minimum: 1 }) });
-const problemRef = Type.Unsafe<Problem>(Type.Ref('Problem'));
-
-/** 200 all succeeded, 207 some, 400 none; the body is the batch result in every case. */
-export function sendBatch(reply: FastifyReply, result: TradeBlockResult) {
-  const status = result.failedTradeBlocks.length === 0 ? 200 : result.successfulTradeBlocks.length === 0 ? 400 : 207;
-  return reply.status(status).send(result);
-}
-
-/** The batch routes answer 400 with the batch result when every item failed, or a problem for a bad request. */
-export const batchResponses = (errors: number[]) => ({
-  ...responses({ 200: TradeBlockResult, 207: TradeBlockResult }, errors),
-  400: Type.Union([TradeBlockResult, problemRef]),
-});
 
 /** Section 4.2, operations 1 to 13, plus the history read (our extension, docs/decisions.md). */
 export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions> = async (app, { tradeBlocks, reasons }) => {
   const actor = (request: Parameters<typeof principalOf>[0]) => principalOf(request);
+  await app.register(tradeBlockImportRoutes, { tradeBlocks, reasons });
 
   app.get(
     `${base}/Reasons`,
@@ -176,6 +167,7 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
   app.put(
     '/Trading/TradeBlockReasons',
     {
+      config: manageReasons,
       schema: {
         tags,
         summary: 'Rename a custom reason or change allowDetailAssignment (administrator or rebalancer service account)',
@@ -188,6 +180,7 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
   app.delete(
     '/Trading/TradeBlockReasons/:tradeBlockReasonGlobalId',
     {
+      config: manageReasons,
       schema: {
         tags,
         summary: 'Delete a custom reason; its details move to Manual (administrator or rebalancer service account)',

@@ -25,6 +25,7 @@ const PriorityList = Type.Array(Type.Object({ id: Type.Integer(), description: T
 
 export const priorityRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const schema = (summary: string) => ({ tags: ['Restricted plans'], summary, response: responses({ 200: PriorityList }, [401]) });
-  app.get('/v1/security/securityset/sellpriority', { schema: schema('Sell priority list (section 2.8)') }, async () => SELL_PRIORITIES);
-  app.get('/v1/security/securityset/buypriority', { schema: schema('Buy priority list (section 2.8)') }, async () => BUY_PRIORITIES);
+  const config = { tokenOnly: true };
+  app.get('/v1/security/securityset/sellpriority', { config, schema: schema('Sell priority list (section 2.8)') }, async () => SELL_PRIORITIES);
+  app.get('/v1/security/securityset/buypriority', { config, schema: schema('Buy priority list (section 2.8)') }, async () => BUY_PRIORITIES);
 };
