@@ -88,8 +88,8 @@ export const ReasonUpdate = Type.Object({
 
 export type ReasonRecord = Static<typeof ReasonRecord>;
 export type TradeBlockDetail = Static<typeof TradeBlockDetail>;
-export type FailedTradeBlock = Static<typeof FailedTradeBlock>;
-export type TradeBlockResult = Static<typeof TradeBlockResult>;
+export type FailedTradeBlock = { errorMessage: string; [field: string]: unknown };
+export type TradeBlockResult = { successfulTradeBlocks: TradeBlockDetail[]; failedTradeBlocks: FailedTradeBlock[] };
 export type RelatedEntity = Static<typeof RelatedEntity>;
 export type HistoryEntry = Static<typeof HistoryEntry>;
 export type ReasonUpdate = Static<typeof ReasonUpdate>;

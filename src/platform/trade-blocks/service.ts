@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Clock, isoNow } from '../../shared/clock.js';
 import { DomainError, notFound, validationError } from '../../shared/errors.js';
 import { createBatch, updateBatch, type BatchDeps } from './batch.js';
+import { tradeBlocksForEngine } from './engine-input.js';
 import { SYSTEM_REASONS, detailDto } from './model.js';
 import type { DetailView, FirmOptions, ReasonRow, TradeBlockRepository } from './repository.js';
 import { EntityEnum, type HistoryEntry, type RelatedEntity, type TradeBlockDetail, type TradeBlockResult } from './schemas.js';
@@ -164,6 +165,11 @@ export class TradeBlockService {
         notFoundAccountIds: [...new Set(accountIds)].filter((id) => !known.has(id)),
       };
     });
+  }
+
+  /** Item 10: active, non-disabled blocks of each account and its registration, for the engine. */
+  engineBlocks(firmId: number, accountIds: number[], asOfDate = isoNow(this.clock).slice(0, 10)) {
+    return tradeBlocksForEngine(this.repository, firmId, accountIds, asOfDate);
   }
 
   async history(firmId: number, id: number): Promise<HistoryEntry[]> {

@@ -1,0 +1,64 @@
+import type { TradeBlock } from '../../engine/types.js';
+import { SystemReason, isOutsideRange } from './model.js';
+import type { TradeBlockRepository } from './repository.js';
+import { EntityEnum } from './schemas.js';
+
+/**
+ * The engine's trade block input (AccountSnapshot.tradeBlocks): for each account, the active
+ * blocks of the account and of its registration, with date ranges judged against the run's
+ * business date (only when the firm's date option is on). Deleted and disabled blocks are left
+ * out. Without multi trade block the legacy flags stand in as one Manual block each (id 0).
+ */
+export async function tradeBlocksForEngine(
+  repository: TradeBlockRepository,
+  firmId: number,
+  accountIds: number[],
+  asOfDate: string,
+): Promise<Map<number, TradeBlock[]>> {
+  const out = new Map<number, TradeBlock[]>(accountIds.map((id) => [id, []]));
+  const options = await repository.firmOptions(firmId);
+  const accounts = await repository.accounts(firmId, accountIds);
+  const registrations = new Map((await repository.registrations(firmId, accounts.map((a) => a.registration_id))).map((r) => [r.id, r]));
+  if (!options) return out;
+
+  if (!options.multiTradeBlock) {
+    for (const account of accounts) {
+      const registration = registrations.get(account.registration_id);
+      const legacy = (entityEnum: 6 | 7, entityId: number, what: string): TradeBlock => ({
+        id: 0,
+        entityEnum,
+        entityId,
+        reason: SystemReason.Manual,
+        description: `${what} flag`,
+        startDate: asOfDate,
+      });
+      const blocks: TradeBlock[] = [];
+      if (account.is_trading_blocked === 1) blocks.push(legacy(EntityEnum.Account, account.id, 'isTradingBlocked'));
+      if (registration?.do_not_trade === 1) blocks.push(legacy(EntityEnum.Registration, registration.id, 'do-not-trade'));
+      out.set(account.id, blocks);
+    }
+    return out;
+  }
+
+  const views = await repository.detailsOnEntities(firmId, accounts.map((a) => a.id), [...registrations.keys()]);
+  for (const account of accounts) {
+    const blocks = views
+      .filter((v) => (v.entity_enum === EntityEnum.Account ? v.entity_id === account.id : v.entity_id === account.registration_id))
+      .filter((v) => !(options.dates && isOutsideRange(v.start_date, v.end_date, asOfDate)))
+      .map(
+        (v): TradeBlock => ({
+          id: v.id,
+          entityEnum: v.entity_enum as 6 | 7,
+          entityId: v.entity_id,
+          reason: v.reason_name,
+          description: v.description,
+          startDate: v.start_date,
+          endDate: v.end_date,
+          isDeleted: false,
+          isDisabled: false,
+        }),
+      );
+    out.set(account.id, blocks);
+  }
+  return out;
+}
