@@ -24,12 +24,15 @@ export interface AppDeps {
   config: AppConfig;
   db: Db;
   clock?: Clock;
+  /** Where log lines go (stdout when omitted); tests read them to prove secrets stay out. */
+  logStream?: { write(line: string): void };
 }
 
-function loggerOptions(config: AppConfig): FastifyServerOptions['logger'] {
+function loggerOptions(config: AppConfig, stream: AppDeps['logStream']): FastifyServerOptions['logger'] {
   if (config.logLevel === 'silent') return false;
   return {
     level: config.logLevel,
+    ...(stream ? { stream } : {}),
     // Token calls may carry codes and secrets in the query string (section 5.3): never log it.
     serializers: {
       req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
@@ -39,9 +42,9 @@ function loggerOptions(config: AppConfig): FastifyServerOptions['logger'] {
 }
 
 /** Builds the whole service from a config; the server and the tests build the same app. */
-export async function buildApp({ config, db, clock = systemClock }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, clock = systemClock, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config),
+    logger: loggerOptions(config, logStream),
     // Section 9 writes `/v1/Security/Token` and `/v1/security/token`, and clients build `/api//x`.
     routerOptions: { caseSensitive: false, ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     bodyLimit: 20 * 1024 * 1024,

@@ -92,6 +92,24 @@ describeEachDatabase('basic login (section 5.5)', (database) => {
   });
 });
 
+describeEachDatabase('serve --app', (database) => {
+  it('serves only the platform or only the rebalancer when asked', async () => {
+    const { buildApp } = await import('../app.js');
+    const { loadConfig } = await import('../config.js');
+    const opened = await database.open();
+    try {
+      for (const [apps, served, absent] of [['platform', '/api/healthz', '/rebalancer/healthz'], ['rebalancer', '/rebalancer/healthz', '/api/healthz']] as const) {
+        const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', WEALTH_APPS: apps }, { database: database.config }), db: opened.db });
+        expect((await app.inject({ url: served })).statusCode).toBe(200);
+        expect((await app.inject({ url: absent })).statusCode).toBe(404);
+        await app.close();
+      }
+    } finally {
+      await opened.drop();
+    }
+  });
+});
+
 describe('OpenAPI documents', () => {
   describeEachDatabase('documents', (database) => {
     const t = useTestApp(database);

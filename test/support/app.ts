@@ -17,7 +17,10 @@ export interface TestContext {
 }
 
 /** Builds the real app on a fresh database with two firms; call inside a describe block. */
-export function useTestApp(database: TestDatabase, options: { clock?: Clock } = {}): TestContext {
+export function useTestApp(
+  database: TestDatabase,
+  options: { clock?: Clock; env?: Record<string, string>; logStream?: { write(line: string): void } } = {},
+): TestContext {
   const context = {} as TestContext;
   let drop: () => Promise<void> = async () => undefined;
   const sessions = new Map<string, string>();
@@ -27,8 +30,8 @@ export function useTestApp(database: TestDatabase, options: { clock?: Clock } = 
     context.db = opened.db;
     context.firm = await createTestFirm(opened.db.kysely, 'alpha');
     context.otherFirm = await createTestFirm(opened.db.kysely, 'beta');
-    const config = loadConfig({ LOG_LEVEL: 'silent' }, { database: database.config });
-    context.app = await buildApp({ config, db: opened.db, clock: options.clock });
+    const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env }, { database: database.config });
+    context.app = await buildApp({ config, db: opened.db, clock: options.clock, logStream: options.logStream });
     await context.app.ready();
     context.session = async (user, of = 'firm') => {
       const key = `${of}:${user}`;
