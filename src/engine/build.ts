@@ -46,57 +46,33 @@ export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjust
     return st;
   }
   const tpl: LineTemplate | null = model ? lineTemplate(snap, settings.useSubstitution) : null;
-  const products = snap.products;
   if (tpl) {
     for (const n of tpl.notes) st.message(n.severity, n.code, n.message, n.productId);
-    for (const spec of tpl.lines) {
-      const ticker = products.get(spec.key)?.ticker ?? `#${spec.key}`;
-      st.lines.push(new Line(spec.key, ticker, true, spec.targetPct / 100, spec.targetPct, spec.lowerPct, spec.upperPct));
-    }
+    for (const spec of tpl.lines) st.lines.push(new Line(spec.key, spec.ticker, true, spec.targetPct / 100, spec.targetPct, spec.lowerPct, spec.upperPct));
   }
   const modelLines = st.lines.length;
   let fatal = false;
-
-  const holdingFor = (productId: number): Holding | null => {
-    const idx = tpl?.lineOf.get(productId);
-    let line: Line | undefined;
-    if (idx !== undefined) {
-      line = st.lines[idx];
-    } else {
-      for (let i = modelLines; i < st.lines.length; i++) if ((st.lines[i] as Line).key === productId) line = st.lines[i];
-    }
-    if (line) for (const h of line.holdings) if (h.product.id === productId) return h;
-    const product = products.get(productId);
-    if (!product) {
-      st.message('Error', 'UNKNOWN_PRODUCT', `product ${productId} is held but missing from the product catalog`, productId);
-      fatal = true;
-      return null;
-    }
-    if (!line) {
-      line = new Line(productId, product.ticker, false, 0, 0, 0, 0);
-      st.lines.push(line);
-    }
-    const sp = tpl ? sellPriorityOf(tpl, productId) : SellPriority.CanSell;
-    const h = new Holding(product, product.price ?? 0, shareDecimals(product, settings.rounding), 0, sp, 0, line);
-    line.holdings.push(h);
-    return h;
-  };
-
   for (const p of snap.positions) {
-    const h = holdingFor(p.productId);
-    if (!h) continue;
+    const h = holdingFor(st, tpl, modelLines, p.productId);
+    if (!h) {
+      fatal = true;
+      continue;
+    }
     h.shares += p.shares;
     h.lossShares += h.sellPriority === SellPriority.SellIfNoGain ? lossSharesOf(p, h.price) : p.shares;
   }
   let cash = (settings.includeCustodialCash ? snap.custodialCash : 0) + cashAdjustment;
-  const lists = [settings.countPending ? snap.pendingTransactions : undefined, settings.countOrders ? snap.openOrders : undefined];
-  for (const list of lists) {
+  for (let k = 0; k < 2; k++) {
+    const list = k === 0 ? (settings.countPending ? snap.pendingTransactions : undefined) : settings.countOrders ? snap.openOrders : undefined;
     if (!list) continue;
     for (const it of list) {
       cash += it.cash;
       if (it.productId === null || it.shares === 0) continue;
-      const h = holdingFor(it.productId);
-      if (!h) continue;
+      const h = holdingFor(st, tpl, modelLines, it.productId);
+      if (!h) {
+        fatal = true;
+        continue;
+      }
       h.shares += it.shares;
       // Pending shares carry no lots: they only count as sellable when no gain test applies.
       if (h.sellPriority !== SellPriority.SellIfNoGain) h.lossShares += it.shares;
@@ -108,7 +84,7 @@ export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjust
   }
 
   if (st.lines.length > modelLines + 1) {
-    const extra = st.lines.splice(modelLines).sort((a, b) => a.key - b.key);
+    const extra = st.lines.splice(modelLines).sort((a, b) => (a.ticker < b.ticker ? -1 : a.ticker > b.ticker ? 1 : a.key - b.key));
     for (const l of extra) st.lines.push(l);
   }
 
@@ -161,6 +137,32 @@ export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjust
   st.cashTarget = st.cashTargetFraction * investable + prot + (settings.reason === 'Withdraw' ? settings.amount : 0);
   for (const line of st.lines) line.targetDollars = line.target * investable;
   return st;
+}
+
+// The holding of a product, created in its model line (or a line of its own
+// when the model does not hold it) the first time the product is seen.
+function holdingFor(st: AccountState, tpl: LineTemplate | null, modelLines: number, productId: number): Holding | null {
+  const idx = tpl ? tpl.lineOf.get(productId) : undefined;
+  let line: Line | undefined;
+  if (idx !== undefined) {
+    line = st.lines[idx];
+  } else {
+    for (let i = modelLines; i < st.lines.length; i++) if ((st.lines[i] as Line).key === productId) line = st.lines[i];
+  }
+  if (line) for (const h of line.holdings) if (h.product.id === productId) return h;
+  const product = st.snap.products.get(productId);
+  if (!product) {
+    st.message('Error', 'UNKNOWN_PRODUCT', `product ${productId} is held but missing from the product catalog`, productId);
+    return null;
+  }
+  if (!line) {
+    line = new Line(productId, product.ticker, false, 0, 0, 0, 0);
+    st.lines.push(line);
+  }
+  const sp = tpl ? sellPriorityOf(tpl, productId) : SellPriority.CanSell;
+  const h = new Holding(product, product.price ?? 0, shareDecimals(product, st.settings.rounding), 0, sp, 0, line);
+  line.holdings.push(h);
+  return h;
 }
 
 function sellRank(h: Holding): number {

@@ -72,8 +72,13 @@ function entries(st: AccountState, withSells: boolean): Entry[] {
 /** Keeps the largest trades by dollars; when a sell goes, buys are recomputed with the smaller cash. */
 export function enforceMaxTrades(st: AccountState, recomputeBuys: () => void): void {
   const max = Math.max(0, Math.floor(st.settings.maxTrades));
+  let count = 0;
+  for (const line of st.lines) {
+    if (line.bought > 0) count++;
+    for (const h of line.holdings) if (h.sold > 0) count++;
+  }
+  if (count <= max) return;
   const all = entries(st, true);
-  if (all.length <= max) return;
   const why = `beyond maxTrades ${max}`;
   let sellDropped = false;
   let sells = 0;

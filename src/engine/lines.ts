@@ -18,6 +18,7 @@ import {
 
 export interface LineSpec {
   readonly key: number;
+  readonly ticker: string;
   readonly targetPct: number;
   readonly lowerPct: number;
   readonly upperPct: number;
@@ -162,14 +163,21 @@ export function buildTemplate(
     } else if (subMap && d.key !== d.original) {
       notes.push({ severity: 'Info', code: 'SUBSTITUTED', message: `${tickerOf(products, d.original)} replaced by ${tickerOf(products, d.key)} (product substitution)`, productId: d.key });
     }
-    lines.push({ key: d.key, targetPct: toCash ? 0 : d.targetPct, lowerPct: d.lowerPct, upperPct: d.upperPct, members: d.members, buyable, toCash });
+    lines.push({ key: d.key, ticker: tickerOf(products, d.key), targetPct: toCash ? 0 : d.targetPct, lowerPct: d.lowerPct, upperPct: d.upperPct, members: d.members, buyable, toCash });
   }
+  // Lines in ticker order, so trades come out sorted without a sort per account.
+  const order = lines.map((_, i) => i).sort((a, b) => compareLines(lines[a] as LineSpec, lines[b] as LineSpec));
+  const sortedLines = order.map((i) => lines[i] as LineSpec);
+  const position = new Map<number, number>();
+  order.forEach((oldIndex, newIndex) => position.set(oldIndex, newIndex));
+  const sortedLineOf = new Map<number, number>();
+  for (const [productId, oldIndex] of lineOf) sortedLineOf.set(productId, position.get(oldIndex) as number);
   if (Math.abs(totalPct - 100) > 0.01) {
     notes.push({ severity: 'Warning', code: 'MODEL_TARGETS', message: `model ${model.name} targets and cash total ${totalPct.toFixed(2)}%, not 100%` });
   }
   return {
-    lines,
-    lineOf,
+    lines: sortedLines,
+    lineOf: sortedLineOf,
     cashTarget: cashPct / 100,
     cashUpper: (model.cashUpperTolerance ?? 0) / 100,
     notes,
@@ -178,6 +186,10 @@ export function buildTemplate(
     buy,
     blockedBuy,
   };
+}
+
+function compareLines(a: LineSpec, b: LineSpec): number {
+  return a.ticker < b.ticker ? -1 : a.ticker > b.ticker ? 1 : a.key - b.key;
 }
 
 export function sellPriorityOf(t: LineTemplate, productId: number): SellPriorityId {

@@ -4,15 +4,17 @@
 import type { Product, RoundingLogic } from './types.js';
 
 /**
- * Cents of a dollar amount, half away from zero. The product is first
- * normalised to 15 significant digits so that binary noise (1.005 stored as
- * 1.00499999…) rounds the way a person reading the decimal expects.
+ * Cents of a dollar amount, half away from zero. A value within binary noise
+ * (about 15 significant digits) of a half cent counts as exactly half, so
+ * 1.005, stored as 1.00499999…, rounds to 1.01 the way a person expects.
  */
 export function toCents(dollars: number): number {
   if (dollars === 0 || !Number.isFinite(dollars)) return 0;
-  const abs = Math.abs(dollars) * 100;
-  const clean = abs < 1e15 ? Number(abs.toPrecision(15)) : abs;
-  const cents = Math.floor(clean + 0.5);
+  const x = Math.abs(dollars) * 100;
+  const whole = Math.floor(x);
+  const rest = x - whole;
+  const noise = x > 1e6 ? x * 1e-15 : 1e-9;
+  const cents = rest >= 0.5 - noise ? whole + 1 : whole;
   return dollars < 0 ? -cents : cents;
 }
 
@@ -61,11 +63,17 @@ export function formatDollars(dollars: number): string {
   return `${neg ? '-' : ''}$${grouped}.${frac}`;
 }
 
+/** One decimal, half away from zero; a hand-rolled toFixed(1) because reasons are built per trade. */
+export function fixed1(n: number): string {
+  const t = Math.round(Math.abs(n) * 10);
+  return `${n < 0 && t !== 0 ? '-' : ''}${Math.floor(t / 10)}.${t % 10}`;
+}
+
 /** Percent with one decimal; input is a fraction (0.341 → `34.1%`). */
 export function formatPct(fraction: number): string {
-  return `${(fraction * 100).toFixed(1)}%`;
+  return `${fixed1(fraction * 100)}%`;
 }
 
 export function formatBand(lowerPct: number, upperPct: number): string {
-  return lowerPct === upperPct ? `±${lowerPct.toFixed(1)}` : `-${lowerPct.toFixed(1)}/+${upperPct.toFixed(1)}`;
+  return lowerPct === upperPct ? `±${fixed1(lowerPct)}` : `-${fixed1(lowerPct)}/+${fixed1(upperPct)}`;
 }

@@ -1,7 +1,7 @@
 // Readable trade reasons. Built only when a trade is actually recorded, since
 // string formatting is a visible share of the per-account cost.
 
-import { formatBand, formatDollars, formatPct } from './money.js';
+import { fixed1, formatBand, formatDollars, formatPct } from './money.js';
 import type { AccountState, Line } from './state.js';
 
 export const Why = {
@@ -21,11 +21,11 @@ export type WhyCode = (typeof Why)[keyof typeof Why];
 
 function weightVsTarget(st: AccountState, line: Line): string {
   const w = st.investable > 0 ? line.value / st.investable : 0;
-  return `${line.ticker} ${formatPct(w)} vs ${line.targetPct.toFixed(1)}%`;
+  return `${line.ticker} ${formatPct(w)} vs ${fixed1(line.targetPct)}%`;
 }
 
 export function reasonText(st: AccountState, why: WhyCode, line: Line, ticker: string): string {
-  const amount = formatDollars(st.settings.amount);
+  const amount = why >= Why.WithdrawPrioritySell && why <= Why.AddProRata ? formatDollars(st.settings.amount) : '';
   switch (why) {
     case Why.Drift:
       if (!line.inModel) return `not in model: ${weightVsTarget(st, line)}`;
@@ -42,13 +42,13 @@ export function reasonText(st: AccountState, why: WhyCode, line: Line, ticker: s
     case Why.WithdrawOverweight:
       return `withdraw ${amount}: overweight ${weightVsTarget(st, line)}`;
     case Why.WithdrawProRata:
-      return `withdraw ${amount}: pro rata to target ${line.ticker} ${line.targetPct.toFixed(1)}%`;
+      return `withdraw ${amount}: pro rata to target ${line.ticker} ${fixed1(line.targetPct)}%`;
     case Why.WithdrawHardToSell:
       return `withdraw ${amount}: hard to sell ${ticker}, no other source`;
     case Why.AddUnderweight:
       return `add ${amount}: underweight ${weightVsTarget(st, line)}`;
     case Why.AddProRata:
-      return `add ${amount}: pro rata to target ${line.ticker} ${line.targetPct.toFixed(1)}%`;
+      return `add ${amount}: pro rata to target ${line.ticker} ${fixed1(line.targetPct)}%`;
     case Why.SellAll:
       return `withdraw 100%: sell all ${ticker}`;
   }

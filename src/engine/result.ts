@@ -8,6 +8,11 @@ function byTicker(a: Trade, b: Trade): number {
   return a.ticker < b.ticker ? -1 : a.ticker > b.ticker ? 1 : a.productId - b.productId;
 }
 
+function isSorted(trades: Trade[]): boolean {
+  for (let i = 1; i < trades.length; i++) if (byTicker(trades[i - 1] as Trade, trades[i] as Trade) > 0) return false;
+  return true;
+}
+
 export function finishState(st: AccountState): AccountResult {
   const accountId = st.snap.accountId;
   const sells: Trade[] = [];
@@ -31,8 +36,9 @@ export function finishState(st: AccountState): AccountResult {
     after.push(v);
     positionsAfter += v;
   }
-  if (sells.length > 1) sells.sort(byTicker);
-  if (buys.length > 1) buys.sort(byTicker);
+  // Lines are already in ticker order; only equivalents can break it.
+  if (!isSorted(sells)) sells.sort(byTicker);
+  if (!isSorted(buys)) buys.sort(byTicker);
   const cashAfter = st.cashNow();
   const I0 = st.investable;
   const I1 = Math.max(0, positionsAfter + cashAfter - st.protectedCash);

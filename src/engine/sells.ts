@@ -74,21 +74,22 @@ export function sellAllOfLine(st: AccountState, line: Line, allowHardToSell: boo
   }
 }
 
+function byOverweight(a: Line, b: Line): number {
+  const d = b.now - b.targetDollars - (a.now - a.targetDollars);
+  return d !== 0 ? d : a.key - b.key;
+}
+
+function byPrioritySellThenOverweight(a: Line, b: Line): number {
+  const pa = hasPrioritySell(a) ? 0 : 1;
+  const pb = hasPrioritySell(b) ? 0 : 1;
+  return pa !== pb ? pa - pb : byOverweight(a, b);
+}
+
 /** Lines above their target, most overweight first; ties by product id for a stable order. */
 export function overweightLines(st: AccountState, prioritySellFirst: boolean): Line[] {
   const out: Line[] = [];
   for (const line of st.lines) if (line.now - line.targetDollars > HALF_CENT && line.holdings.length > 0) out.push(line);
-  if (out.length > 1) {
-    out.sort((a, b) => {
-      if (prioritySellFirst) {
-        const pa = hasPrioritySell(a) ? 0 : 1;
-        const pb = hasPrioritySell(b) ? 0 : 1;
-        if (pa !== pb) return pa - pb;
-      }
-      const d = b.now - b.targetDollars - (a.now - a.targetDollars);
-      return d !== 0 ? d : a.key - b.key;
-    });
-  }
+  if (out.length > 1) out.sort(prioritySellFirst ? byPrioritySellThenOverweight : byOverweight);
   return out;
 }
 

@@ -13,8 +13,8 @@ describe('NeedReview', () => {
     expect(r.trades.map((t) => t.reason)).toEqual(['out of tolerance: VTI 80.0% vs 60.0% ±5.0', 'out of tolerance: BND 16.0% vs 35.0% ±5.0']);
     expect(r.cash.after).toBe(5040);
     expect(r.weights.map((w) => [w.ticker, w.weightBefore, Number(w.weightAfter.toFixed(2))])).toEqual([
-      ['VTI', 80, 60],
       ['BND', 16, 34.96],
+      ['VTI', 80, 60],
     ]);
   });
 

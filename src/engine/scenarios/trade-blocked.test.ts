@@ -13,7 +13,7 @@ describe('trade blocks', () => {
     expect(rows(r)).toEqual([]);
     expect(codes(r)).toEqual(['Warning:TRADE_BLOCKED']);
     expect(r.messages[0]?.message).toBe('account 1 is trade blocked (Manual: client review); no trades');
-    expect(r.weights[0]?.weightAfter).toBe(80);
+    expect(r.weights.find((w) => w.ticker === 'VTI')?.weightAfter).toBe(80);
   });
 
   test('a block on the registration stops the account too', () => {
