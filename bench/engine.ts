@@ -2,7 +2,10 @@
 // seeded PRNG (same portfolios on every run), rebalances them one after the
 // other on a single thread and prints accounts/s, positions/s and peak RSS.
 //
-//   npx tsx bench/engine.ts [--accounts 100000] [--seed 42] [--reason NeedReview]
+//   npx tsx bench/engine.ts [--accounts 100000] [--seed 42] [--reason NeedReview] [--drifted 1]
+//
+// --drifted is the share of accounts whose holdings drift ±15 % from target
+// (about 20 trades each); the others drift ±1 % and mostly need nothing.
 
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
@@ -16,6 +19,7 @@ function arg(name: string, fallback: string): string {
 const ACCOUNTS = Number(arg('accounts', '100000'));
 const SEED = Number(arg('seed', '42'));
 const REASON = arg('reason', 'NeedReview') as RebalanceType;
+const DRIFTED = Number(arg('drifted', '1'));
 const rng = xoroshiro128plus(SEED);
 const int = (lo: number, hi: number): number => uniformInt(rng, lo, hi);
 const frac = (): number => int(0, 1_000_000) / 1_000_000;
@@ -52,13 +56,14 @@ function generate(accountId: number): AccountSnapshot {
   const model = models[int(0, models.length - 1)] as Model;
   const nPositions = int(20, 30);
   const value = int(10_000, 2_000_000);
+  const spread = frac() < DRIFTED ? 0.15 : 0.01;
   const positions: { productId: number; shares: number; costBasis: number }[] = [];
   const seen = new Set<number>();
   for (const t of model.targets) {
     if (positions.length >= nPositions) break;
     if (int(0, 9) === 0) continue; // some model products are not held
     const p = products.get(t.productId) as Product;
-    const drift = 0.85 + frac() * 0.3;
+    const drift = 1 - spread + frac() * 2 * spread;
     const shares = Math.max(1, Math.floor(((value * t.targetPercent) / 100 / (p.price as number)) * drift));
     positions.push({ productId: p.id, shares, costBasis: shares * (p.price as number) * (0.7 + frac() * 0.6) });
     seen.add(p.id);
@@ -121,7 +126,7 @@ sample();
 
 const seconds = (t1 - t0) / 1000;
 const maxRss = Math.max(peakRss, process.resourceUsage().maxRSS * 1024);
-console.log(`engine bench: ${ACCOUNTS} accounts, ${positions} positions, reason ${REASON}, seed ${SEED}`);
+console.log(`engine bench: ${ACCOUNTS} accounts, ${positions} positions, reason ${REASON}, seed ${SEED}, drifted ${DRIFTED}`);
 console.log(`generate: ${((g1 - g0) / 1000).toFixed(2)} s`);
 console.log(`rebalance: ${seconds.toFixed(2)} s, ${trades} trades, ${errors} accounts with errors, ${warnings} warnings`);
 // CPU time as well as wall time: on a shared machine the wall clock also counts other processes.

@@ -142,15 +142,15 @@ export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjust
 // The holding of a product, created in its model line (or a line of its own
 // when the model does not hold it) the first time the product is seen.
 function holdingFor(st: AccountState, tpl: LineTemplate | null, modelLines: number, productId: number): Holding | null {
-  const idx = tpl ? tpl.lineOf.get(productId) : undefined;
+  const member = tpl ? tpl.memberOf.get(productId) : undefined;
   let line: Line | undefined;
-  if (idx !== undefined) {
-    line = st.lines[idx];
+  if (member !== undefined) {
+    line = st.lines[member.line];
   } else {
     for (let i = modelLines; i < st.lines.length; i++) if ((st.lines[i] as Line).key === productId) line = st.lines[i];
   }
   if (line) for (const h of line.holdings) if (h.product.id === productId) return h;
-  const product = st.snap.products.get(productId);
+  const product = member ? member.product : st.snap.products.get(productId);
   if (!product) {
     st.message('Error', 'UNKNOWN_PRODUCT', `product ${productId} is held but missing from the product catalog`, productId);
     return null;
@@ -159,7 +159,7 @@ function holdingFor(st: AccountState, tpl: LineTemplate | null, modelLines: numb
     line = new Line(productId, product.ticker, false, 0, 0, 0, 0);
     st.lines.push(line);
   }
-  const sp = tpl ? sellPriorityOf(tpl, productId) : SellPriority.CanSell;
+  const sp = member ? member.sell : tpl ? sellPriorityOf(tpl, productId) : SellPriority.CanSell;
   const h = new Holding(product, product.price ?? 0, shareDecimals(product, st.settings.rounding), 0, sp, 0, line);
   line.holdings.push(h);
   return h;
@@ -194,14 +194,16 @@ function chooseBuyProduct(st: AccountState, tpl: LineTemplate, line: Line, index
   const spec = tpl.lines[index];
   if (!spec || spec.buyable.length === 0) return;
   let chosen = spec.buyable[0] as number;
-  for (const id of spec.buyable) {
-    if (buyPriorityOf(tpl, id) !== BuyPriority.PreferredIfHeld) continue;
-    if (line.holdings.some((h) => h.product.id === id && h.shares > 0)) {
-      chosen = id;
-      break;
+  if (spec.hasPreferred) {
+    for (const id of spec.buyable) {
+      if (buyPriorityOf(tpl, id) !== BuyPriority.PreferredIfHeld) continue;
+      if (line.holdings.some((h) => h.product.id === id && h.shares > 0)) {
+        chosen = id;
+        break;
+      }
     }
   }
-  const product = st.snap.products.get(chosen);
+  const product = tpl.memberOf.get(chosen)?.product;
   if (!product) return;
   line.buyProduct = product;
   line.buyPriority = buyPriorityOf(tpl, chosen);

@@ -10,6 +10,7 @@ import {
   type AccountSnapshot,
   type BuyPriorityId,
   type Model,
+  type Product,
   type ProductCatalog,
   type RestrictedPlan,
   type SellPriorityId,
@@ -28,6 +29,15 @@ export interface LineSpec {
   readonly buyable: readonly number[];
   /** The weight moved to cash because no member is in the restricted plan. */
   readonly toCash: boolean;
+  /** Whether a buyable member is Preferred if held (only then does the choice depend on holdings). */
+  readonly hasPreferred: boolean;
+}
+
+/** What a position needs to know about its product, found with one lookup. */
+export interface MemberInfo {
+  readonly line: number;
+  readonly product: Product | undefined;
+  readonly sell: SellPriorityId;
 }
 
 export interface TemplateNote {
@@ -40,6 +50,7 @@ export interface TemplateNote {
 export interface LineTemplate {
   readonly lines: readonly LineSpec[];
   readonly lineOf: ReadonlyMap<number, number>;
+  readonly memberOf: ReadonlyMap<number, MemberInfo>;
   /** Cash target fraction including plan weights that stay in cash. */
   readonly cashTarget: number;
   readonly cashUpper: number;
@@ -163,7 +174,8 @@ export function buildTemplate(
     } else if (subMap && d.key !== d.original) {
       notes.push({ severity: 'Info', code: 'SUBSTITUTED', message: `${tickerOf(products, d.original)} replaced by ${tickerOf(products, d.key)} (product substitution)`, productId: d.key });
     }
-    lines.push({ key: d.key, ticker: tickerOf(products, d.key), targetPct: toCash ? 0 : d.targetPct, lowerPct: d.lowerPct, upperPct: d.upperPct, members: d.members, buyable, toCash });
+    const hasPreferred = buyable.some((id) => buy.get(id) === BuyPriority.PreferredIfHeld);
+    lines.push({ key: d.key, ticker: tickerOf(products, d.key), targetPct: toCash ? 0 : d.targetPct, lowerPct: d.lowerPct, upperPct: d.upperPct, members: d.members, buyable, toCash, hasPreferred });
   }
   // Lines in ticker order, so trades come out sorted without a sort per account.
   const order = lines.map((_, i) => i).sort((a, b) => compareLines(lines[a] as LineSpec, lines[b] as LineSpec));
@@ -171,13 +183,19 @@ export function buildTemplate(
   const position = new Map<number, number>();
   order.forEach((oldIndex, newIndex) => position.set(oldIndex, newIndex));
   const sortedLineOf = new Map<number, number>();
-  for (const [productId, oldIndex] of lineOf) sortedLineOf.set(productId, position.get(oldIndex) as number);
+  const memberOf = new Map<number, MemberInfo>();
+  for (const [productId, oldIndex] of lineOf) {
+    const line = position.get(oldIndex) as number;
+    sortedLineOf.set(productId, line);
+    memberOf.set(productId, { line, product: products.get(productId), sell: sell.get(productId) ?? SellPriority.CanSell });
+  }
   if (Math.abs(totalPct - 100) > 0.01) {
     notes.push({ severity: 'Warning', code: 'MODEL_TARGETS', message: `model ${model.name} targets and cash total ${totalPct.toFixed(2)}%, not 100%` });
   }
   return {
     lines: sortedLines,
     lineOf: sortedLineOf,
+    memberOf,
     cashTarget: cashPct / 100,
     cashUpper: (model.cashUpperTolerance ?? 0) / 100,
     notes,
