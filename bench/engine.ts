@@ -42,6 +42,7 @@ for (let k = 0; k < 60; k++) {
     id: k + 1,
     name: `Model ${k + 1}`,
     cashTargetPercent: cash,
+    cashUpperTolerance: 1,
     targets: list.map((productId, i) => ({
       productId,
       targetPercent: i === list.length - 1 ? Math.round((100 - cash - each * (n - 1)) * 100) / 100 : each,
@@ -54,14 +55,16 @@ for (let k = 0; k < 60; k++) {
 
 function generate(accountId: number): AccountSnapshot {
   const model = models[int(0, models.length - 1)] as Model;
-  const nPositions = int(20, 30);
   const value = int(10_000, 2_000_000);
-  const spread = frac() < DRIFTED ? 0.15 : 0.01;
+  const drifted = frac() < DRIFTED;
+  const spread = drifted ? 0.15 : 0.01;
+  // A drifted account also holds products outside its model and misses some model products.
+  const nPositions = drifted ? int(20, 30) : model.targets.length;
   const positions: { productId: number; shares: number; costBasis: number }[] = [];
   const seen = new Set<number>();
   for (const t of model.targets) {
     if (positions.length >= nPositions) break;
-    if (int(0, 9) === 0) continue; // some model products are not held
+    if (drifted && int(0, 9) === 0) continue; // some model products are not held
     const p = products.get(t.productId) as Product;
     const drift = 1 - spread + frac() * 2 * spread;
     const shares = Math.max(1, Math.floor(((value * t.targetPercent) / 100 / (p.price as number)) * drift));
@@ -81,7 +84,7 @@ function generate(accountId: number): AccountSnapshot {
     asOfDate: '2024-06-28',
     products,
     positions,
-    custodialCash: Math.round(value * frac() * 0.06 * 100) / 100,
+    custodialCash: Math.round((drifted ? value * frac() * 0.06 : (value * model.cashTargetPercent * (1 + frac() * 0.02)) / 100) * 100) / 100,
     model,
     setAsideCash: int(0, 19) === 0 ? [{ id: accountId, cashAmountTypeId: 1, cashAmount: 1000, expirationTypeId: 3 }] : undefined,
     tradeBlocks: int(0, 99) === 0 ? [{ id: accountId, entityEnum: 7, entityId: accountId, reason: 'Manual', startDate: '2024-01-01' }] : undefined,
