@@ -101,6 +101,15 @@ export class TradeBlockRepository {
     return this.views(firmId).where('d.id', '=', id).executeTakeFirst();
   }
 
+  /** The hot read of one detail: the firm's date option comes along in the same query. */
+  detailWithDateOption(firmId: number, id: number) {
+    return this.views(firmId)
+      .innerJoin('firms as f', 'f.id', 'd.firm_id')
+      .select('f.trade_block_dates')
+      .where('d.id', '=', id)
+      .executeTakeFirst();
+  }
+
   detailsByIds(firmId: number, ids: number[]) {
     if (ids.length === 0) return Promise.resolve([]);
     return this.views(firmId).where('d.id', 'in', ids).orderBy('d.id').execute();

@@ -66,9 +66,9 @@ export class TradeBlockService {
   }
 
   async get(firmId: number, id: number): Promise<TradeBlockDetail> {
-    const [view, context] = await Promise.all([this.repository.detailById(firmId, id), this.viewContext(firmId)]);
+    const view = await this.repository.detailWithDateOption(firmId, id);
     if (!view) throw notFound('trade block detail', id);
-    return detailDto(view, context);
+    return detailDto(view, { firmId, dates: view.trade_block_dates === 1, today: isoNow(this.clock).slice(0, 10) });
   }
 
   /** Operation 2: the entity's blocks and those of related entities. */

@@ -30,18 +30,18 @@ export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions
     base,
     {
       config: read,
-      schema: { tags, summary: 'Trade block details, optionally of one related entity', querystring: V2ListQuery, response: responses({ 200: Type.Array(V2Detail) }, [401]) },
+      schema: { tags, summary: 'Trade block details, optionally of one related entity', querystring: V2ListQuery, response: responses({ 200: Type.Array(V2Detail) }, [401, 403]) },
     },
     async (request) => details.list(principalOf(request).firmId, request.query),
   );
   app.get(
     `${base}/:id`,
-    { config: read, schema: { tags, summary: 'One trade block detail', params: IdParams, response: responses({ 200: V2Detail }, [401, 404]) } },
+    { config: read, schema: { tags, summary: 'One trade block detail', params: IdParams, response: responses({ 200: V2Detail }, [401, 403, 404]) } },
     async (request) => details.get(principalOf(request).firmId, request.params.id),
   );
   app.post(
     base,
-    { config: edit, schema: { tags, summary: 'Create one trade block detail', body: V2Create, response: responses({ 200: V2Detail }, [401]) } },
+    { config: edit, schema: { tags, summary: 'Create one trade block detail', body: V2Create, response: responses({ 200: V2Detail }, [401, 403]) } },
     async (request) => (await details.create(principalOf(request), [request.body], false))[0],
   );
   app.post(
@@ -52,19 +52,19 @@ export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions
         tags,
         summary: 'Create several trade block details, all or nothing',
         body: Type.Array(V2Create, { minItems: 1, maxItems: 10000 }),
-        response: responses({ 200: Type.Array(V2Detail) }, [401]),
+        response: responses({ 200: Type.Array(V2Detail) }, [401, 403]),
       },
     },
     async (request) => details.create(principalOf(request), request.body, true),
   );
   app.put(
     base,
-    { config: edit, schema: { tags, summary: 'Update description and dates of the detail with this id', body: V2Update, response: responses({ 200: V2Detail }, [401, 404]) } },
+    { config: edit, schema: { tags, summary: 'Update description and dates of the detail with this id', body: V2Update, response: responses({ 200: V2Detail }, [401, 403, 404]) } },
     async (request) => details.update(principalOf(request), request.body),
   );
   app.delete(
     `${base}/:id`,
-    { config: edit, schema: { tags, summary: 'Soft-delete a trade block detail', params: IdParams, response: responses({ 200: V2Detail }, [401, 404]) } },
+    { config: edit, schema: { tags, summary: 'Soft-delete a trade block detail', params: IdParams, response: responses({ 200: V2Detail }, [401, 403, 404]) } },
     async (request) => details.delete(principalOf(request), request.params.id),
   );
 };
