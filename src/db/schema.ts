@@ -390,6 +390,74 @@ export interface RebalancerSyncLogTable {
   applied_at: string;
 }
 
+export interface RestrictedPlanTable extends Audit {
+  id: Id;
+  firm_id: number;
+  name: string;
+  /** Lower-cased trimmed name: unique in the firm. */
+  name_key: string;
+  use_in_trade_file: Flag;
+  external_plan_id: string | null;
+}
+
+export interface RestrictedPlanSecurityTable extends Audit {
+  id: Id;
+  firm_id: number;
+  plan_id: number;
+  product_id: number;
+  do_not_buy_group_equivalency: Flag;
+  /** Section 2.8 ids; null when the plan sets no priority. */
+  buy_priority_id: number | null;
+  sell_priority_id: number | null;
+}
+
+export interface SetAsideCashTable extends Audit {
+  id: Id;
+  firm_id: number;
+  account_id: number;
+  description: string | null;
+  /** 1 dollars, 2 percent (spec 2.12). */
+  cash_amount_type_id: number;
+  /** Dollar records: still protected (falls when depleted over time). */
+  cash_amount_cents: number | null;
+  initial_amount_cents: number | null;
+  /** Percent records. */
+  cash_amount_pct: number | null;
+  /** null: no bound beyond the amount itself. */
+  min_cash_cents: number | null;
+  max_cash_cents: number | null;
+  percent_calculation_type_id: number | null;
+  /** 1 Date, 2 Transaction, 3 None. */
+  expiration_type_id: number;
+  /** Date expiry: the last day the cash is protected. */
+  expiration_date: string | null;
+  /** Transaction expiry: 1 Distribution / Merge Out, 3 Fee. */
+  expiration_transaction_type_id: number | null;
+  tolerance_value: number | null;
+  is_deplete_over_time: Flag;
+  set_aside_account_type_id: number | null;
+  start_date: string;
+  /** Set by transaction processing or an explicit expiry; date expiry is judged on read. */
+  is_expired: Flag;
+  expired_on: string | null;
+  expired_by: string | null;
+  amount_expired_cents: number;
+  is_deleted: Flag;
+}
+
+export interface AccountTransactionTable {
+  id: Id;
+  firm_id: number;
+  account_id: number;
+  /** Distribution, MergeOut, Fee, Contribution, … */
+  type: string;
+  amount_cents: number;
+  trade_date: string;
+  description: string | null;
+  created_at: string;
+  created_by: string;
+}
+
 export interface Database {
   firms: FirmTable;
   roles: RoleTable;
@@ -428,6 +496,10 @@ export interface Database {
   outbox: OutboxTable;
   rebalancer_trade_block_details: RebalancerTradeBlockDetailTable;
   rebalancer_sync_log: RebalancerSyncLogTable;
+  restricted_plans: RestrictedPlanTable;
+  restricted_plan_securities: RestrictedPlanSecurityTable;
+  set_aside_cash: SetAsideCashTable;
+  account_transactions: AccountTransactionTable;
 }
 
 export type { ColumnType };

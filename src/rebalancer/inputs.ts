@@ -1,0 +1,175 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import {
+  isSetAsideActive,
+  type BuyPriorityId,
+  type Model,
+  type ModelTarget,
+  type RestrictedPlan,
+  type SellPriorityId,
+  type SetAsideCash,
+} from '../engine/index.js';
+import { toEngineSetAside } from './set-aside-cash/engine-input.js';
+
+/** Ids per `in (...)` list: far below SQLite's and PostgreSQL's parameter limits. */
+const CHUNK = 500;
+
+function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = out.get(k);
+    if (list) list.push(row);
+    else out.set(k, [row]);
+  }
+  return out;
+}
+
+function chunked<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
+  return out;
+}
+
+export interface RebalancerInputs {
+  /** Plans by id; accounts of one plan share one object, so the engine's line cache is shared too. */
+  restrictedPlans: Map<number, RestrictedPlan>;
+  /** Account id to plan id, for accounts whose plan exists. */
+  planOfAccount: Map<number, number>;
+  /** Every requested account id, with the records active on `asOfDate` (possibly none). */
+  setAsideCash: Map<number, SetAsideCash[]>;
+  /** Products flagged doNotBuyGroupEquivalency in any plan of the firm; one array for every account. */
+  doNotBuyGroupEquivalency: number[];
+}
+
+/**
+ * The rebalancing application's inputs of a batch of accounts, in a handful of batched queries.
+ * Set aside records are judged with the engine's own isSetAsideActive against `asOfDate` (the
+ * run's business date), so a record the engine receives is one it will count.
+ */
+export async function loadRebalancerInputs(
+  db: Kysely<Database>,
+  firmId: number,
+  accountIds: number[],
+  asOfDate: string,
+): Promise<RebalancerInputs> {
+  const ids = [...new Set(accountIds)];
+  const planOfAccount = new Map<number, number>();
+  const setAsideCash = new Map<number, SetAsideCash[]>(ids.map((id) => [id, []]));
+
+  for (const chunk of chunked(ids)) {
+    const accounts = await db
+      .selectFrom('accounts')
+      .select(['id', 'restricted_plan_id'])
+      .where('firm_id', '=', firmId)
+      .where('id', 'in', chunk)
+      .where('restricted_plan_id', 'is not', null)
+      .execute();
+    for (const a of accounts) planOfAccount.set(a.id, a.restricted_plan_id as number);
+
+    const records = await db
+      .selectFrom('set_aside_cash')
+      .selectAll()
+      .where('firm_id', '=', firmId)
+      .where('account_id', 'in', chunk)
+      .where('is_deleted', '=', 0)
+      .where('is_expired', '=', 0)
+      .orderBy('id')
+      .execute();
+    for (const row of records) {
+      const record = toEngineSetAside(row);
+      if (isSetAsideActive(record, asOfDate)) setAsideCash.get(row.account_id)?.push(record);
+    }
+  }
+
+  const restrictedPlans = await loadPlans(db, firmId, [...new Set(planOfAccount.values())]);
+  for (const [accountId, planId] of planOfAccount) if (!restrictedPlans.has(planId)) planOfAccount.delete(accountId);
+
+  const flagged = await db
+    .selectFrom('restricted_plan_securities')
+    .select('product_id')
+    .distinct()
+    .where('firm_id', '=', firmId)
+    .where('do_not_buy_group_equivalency', '=', 1)
+    .orderBy('product_id')
+    .execute();
+
+  return { restrictedPlans, planOfAccount, setAsideCash, doNotBuyGroupEquivalency: flagged.map((r) => r.product_id) };
+}
+
+async function loadPlans(db: Kysely<Database>, firmId: number, planIds: number[]): Promise<Map<number, RestrictedPlan>> {
+  const plans = new Map<number, RestrictedPlan>();
+  for (const chunk of chunked(planIds)) {
+    const rows = await db.selectFrom('restricted_plans').select(['id', 'name']).where('firm_id', '=', firmId).where('id', 'in', chunk).execute();
+    const securities = await db
+      .selectFrom('restricted_plan_securities')
+      .select(['plan_id', 'product_id', 'buy_priority_id', 'sell_priority_id', 'do_not_buy_group_equivalency'])
+      .where('firm_id', '=', firmId)
+      .where('plan_id', 'in', chunk)
+      .orderBy('plan_id')
+      .orderBy('product_id')
+      .execute();
+    const byPlan = groupBy(securities, (s) => s.plan_id);
+    for (const row of rows) {
+      plans.set(row.id, {
+        id: row.id,
+        name: row.name,
+        securities: (byPlan.get(row.id) ?? []).map((s) => ({
+            productId: s.product_id,
+            buyPriorityId: s.buy_priority_id as BuyPriorityId | null,
+            sellPriorityId: s.sell_priority_id as SellPriorityId | null,
+            doNotBuyGroupEquivalency: s.do_not_buy_group_equivalency === 1,
+          })),
+      });
+    }
+  }
+  return plans;
+}
+
+/**
+ * Models as the engine reads them, from models, model_allocations and model_equivalents (the
+ * tables the model routes write): targets in product order, equivalents by rank, the cash target
+ * and its upper tolerance. Inactive or unknown ids are left out.
+ */
+export async function loadModels(db: Kysely<Database>, firmId: number, modelIds: number[]): Promise<Map<number, Model>> {
+  const models = new Map<number, Model>();
+  for (const chunk of chunked([...new Set(modelIds)])) {
+    const rows = await db.selectFrom('models').selectAll().where('firm_id', '=', firmId).where('id', 'in', chunk).where('is_active', '=', 1).execute();
+    const allocations = await db
+      .selectFrom('model_allocations')
+      .selectAll()
+      .where('firm_id', '=', firmId)
+      .where('model_id', 'in', chunk)
+      .orderBy('product_id')
+      .execute();
+    const equivalents = groupBy(allocations.length === 0 ? [] : await equivalentsOf(db, firmId, allocations.map((a) => a.id)), (e) => e.model_allocation_id);
+    const byModel = groupBy(allocations, (a) => a.model_id);
+    for (const row of rows) {
+      const targets: ModelTarget[] = (byModel.get(row.id) ?? []).map((a) => ({
+          productId: a.product_id,
+          targetPercent: Number(a.target_pct),
+          lowerTolerance: Number(a.lower_pct),
+          upperTolerance: Number(a.upper_pct),
+        equivalents: (equivalents.get(a.id) ?? []).map((e) => e.product_id),
+      }));
+      models.set(row.id, { id: row.id, name: row.name, targets, cashTargetPercent: Number(row.cash_target_pct), cashUpperTolerance: Number(row.cash_upper_pct) });
+    }
+  }
+  return models;
+}
+
+async function equivalentsOf(db: Kysely<Database>, firmId: number, allocationIds: number[]) {
+  const out: { model_allocation_id: number; product_id: number }[] = [];
+  for (const chunk of chunked(allocationIds)) {
+    const rows = await db
+      .selectFrom('model_equivalents')
+      .select(['model_allocation_id', 'product_id'])
+      .where('firm_id', '=', firmId)
+      .where('model_allocation_id', 'in', chunk)
+      .orderBy('model_allocation_id')
+      .orderBy('rank')
+      .execute();
+    out.push(...rows);
+  }
+  return out;
+}
