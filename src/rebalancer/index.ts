@@ -4,6 +4,7 @@ import { registerOpenApi } from '../http/openapi.js';
 import { requireAuthentication } from '../platform/auth/hook.js';
 import type { Services } from '../services.js';
 import { rebalancerAuthRoutes } from './auth/routes.js';
+import { rebalancerDataRoutes } from './data-routes.js';
 import { priorityRoutes } from './priorities/routes.js';
 import { tradeBlockDetailsV2Routes } from './trade-block-details/routes.js';
 
@@ -18,6 +19,7 @@ export const rebalancerApp: FastifyPluginAsync<{ services: Services }> = async (
     requireAuthentication(secured, services.auth, 'rebalancer');
     await secured.register(rebalancerAuthRoutes, { auth: services.auth });
     await secured.register(priorityRoutes);
+    await secured.register(rebalancerDataRoutes, { db: services.db.kysely, clock: services.clock });
     await secured.register(tradeBlockDetailsV2Routes, { details: services.rebalancerTradeBlocks, outbox: services.outbox });
   });
 };

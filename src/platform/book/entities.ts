@@ -17,7 +17,7 @@ import {
  * are generic over it, so an entity is its mapping and its rules, written once.
  */
 export type BookTable = 'clients' | 'registrations' | 'accounts' | 'products';
-export type ReferencedTable = BookTable | 'representatives' | 'models';
+export type ReferencedTable = BookTable | 'representatives' | 'models' | 'restricted_plans';
 
 export interface EntityDescriptor<Input, Record> {
   /** Path segment in `/v1/Portfolio/{path}`. */
@@ -122,10 +122,12 @@ export const accounts: EntityDescriptor<AccountInput, AccountRecord> = {
     cash_cents: input.cash === undefined ? undefined : dollarsToCents(input.cash),
     is_trading_blocked: flag(input.isTradingBlocked),
     is_active: flag(input.isActive),
+    restricted_plan_id: input.restrictedPlanId,
   }),
   references: [
     { field: 'registrationId', table: 'registrations', label: 'registration' },
     { field: 'modelId', table: 'models', label: 'model' },
+    { field: 'restrictedPlanId', table: 'restricted_plans', label: 'restricted plan' },
   ],
   uniques: [{ field: 'number', column: 'number' }],
 };

@@ -1,0 +1,12 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../shared/clock.js';
+import { RestrictedPlanRepository } from './restricted-plans/repository.js';
+import { restrictedPlanRoutes } from './restricted-plans/routes.js';
+import { RestrictedPlanService } from './restricted-plans/service.js';
+
+/** The rebalancing application's data (issue 7): restricted plans, set aside cash, models and teams. */
+export const rebalancerDataRoutes: FastifyPluginAsync<{ db: Kysely<Database>; clock: Clock }> = async (app, { db, clock }) => {
+  await app.register(restrictedPlanRoutes, { plans: new RestrictedPlanService(new RestrictedPlanRepository(db), clock) });
+};

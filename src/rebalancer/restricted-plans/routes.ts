@@ -1,0 +1,65 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { responses } from '../../http/problem.js';
+import { principalOf } from '../../platform/auth/hook.js';
+import { Privilege } from '../../platform/auth/privileges.js';
+import { validationError } from '../../shared/errors.js';
+import { DeleteResult, PlanCreate, PlanDetail, PlanIdQuery, PlanListItem, PlanQuery, PlanUpdate } from './schemas.js';
+import type { RestrictedPlanService } from './service.js';
+
+const read = { privilege: Privilege.PortfolioRead };
+const edit = { privilege: Privilege.PortfolioEdit };
+const tags = ['Restricted plans'];
+const path = '/v1/restrictedPlans';
+
+/** Section 4.3: one path, the query decides between list, search and detail. */
+export const restrictedPlanRoutes: FastifyPluginAsyncTypebox<{ plans: RestrictedPlanService }> = async (app, { plans }) => {
+  app.get(
+    path,
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'All plans; ?search= plans whose name contains the text; ?id= or ?externalPlanId= one plan with its securities',
+        querystring: PlanQuery,
+        response: responses({ 200: Type.Union([Type.Array(PlanListItem), PlanDetail]) }, [401, 403, 404]),
+      },
+    },
+    async (request) => {
+      const { id, externalPlanId, search } = request.query;
+      const given = [id, externalPlanId, search].filter((v) => v !== undefined).length;
+      if (given > 1) throw validationError('querystring', 'give at most one of id, externalPlanId and search');
+      const firmId = principalOf(request).firmId;
+      if (id !== undefined) return plans.detail(firmId, { id });
+      if (externalPlanId !== undefined) return plans.detail(firmId, { externalPlanId });
+      return plans.list(firmId, search);
+    },
+  );
+  app.post(
+    path,
+    { config: edit, schema: { tags, summary: 'Create a plan with its securities', body: PlanCreate, response: responses({ 200: PlanDetail }, [401, 403]) } },
+    async (request) => plans.create(principalOf(request), request.body),
+  );
+  app.put(
+    path,
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: 'Edit a plan: listed securities are added or rewritten, deletedSecurities removed, others kept',
+        querystring: PlanIdQuery,
+        body: PlanUpdate,
+        response: responses({ 200: PlanDetail }, [401, 403, 404]),
+      },
+    },
+    async (request) => plans.update(principalOf(request), request.query.id, request.body),
+  );
+  app.delete(
+    path,
+    {
+      config: edit,
+      schema: { tags, summary: 'Delete a plan that no account uses', querystring: PlanIdQuery, response: responses({ 200: DeleteResult }, [401, 403, 404, 409]) },
+    },
+    async (request) => plans.remove(principalOf(request).firmId, request.query.id),
+  );
+};

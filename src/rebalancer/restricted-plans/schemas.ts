@@ -1,0 +1,86 @@
+import { Type, type Static } from 'typebox';
+
+const Flag = Type.Integer({ minimum: 0, maximum: 1, description: '0/1 in responses (section 2.7)' });
+const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
+const NullableText = Type.Union([Type.String(), Type.Null()]);
+const PriorityText = Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()]));
+
+export const PlanSecurityInput = Type.Object({
+  securityId: Type.Integer({ minimum: 1, description: 'A product id of the firm' }),
+  doNotBuyGroupEquivalency: Type.Optional(Type.Boolean({ description: 'When true the security is not bought in accounts without a plan' })),
+  buyPriorityId: Type.Optional(NullableInt),
+  buyPriority: PriorityText,
+  sellPriorityId: Type.Optional(NullableInt),
+  sellPriority: PriorityText,
+});
+
+const PlanFields = {
+  name: Type.String({ maxLength: 200 }),
+  useInTradeFile: Type.Optional(Type.Boolean({ description: 'Trades go to a restricted plan file instead of the custodian trade file' })),
+  externalPlanId: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+};
+
+export const PlanCreate = Type.Object({
+  id: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 0, maximum: 0 })], { description: 'null (or 0, or omitted) on create' })),
+  ...PlanFields,
+  securities: Type.Object({ securities: Type.Array(PlanSecurityInput, { maxItems: 10000 }) }),
+});
+
+export const PlanUpdate = Type.Object({
+  id: Type.Integer({ minimum: 1 }),
+  ...PlanFields,
+  securities: Type.Object({
+    securities: Type.Array(PlanSecurityInput, { maxItems: 10000 }),
+    deletedSecurities: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 10000, description: 'Security ids to remove; may be empty' }),
+  }),
+});
+
+const Audit = { createdBy: Type.String(), editedBy: Type.String(), createdOn: Type.String(), editedOn: Type.String() };
+
+export const PlanSecurityRecord = Type.Object({
+  securityId: Type.Integer(),
+  securityName: Type.String(),
+  securitySymbol: Type.String(),
+  type: Type.String(),
+  class: NullableText,
+  subClass: NullableText,
+  category: NullableText,
+  doNotBuyGroupEquivalency: Flag,
+  buyPriorityId: NullableInt,
+  buyPriority: NullableText,
+  sellPriorityId: NullableInt,
+  sellPriority: NullableText,
+  ...Audit,
+});
+
+export const PlanListItem = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  useInTradeFile: Flag,
+  accountCount: Type.Integer(),
+  externalPlanId: NullableText,
+  ...Audit,
+});
+
+export const PlanDetail = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  useInTradeFile: Flag,
+  externalPlanId: NullableText,
+  securities: Type.Array(PlanSecurityRecord),
+});
+
+export const PlanQuery = Type.Object({
+  search: Type.Optional(Type.String({ maxLength: 200, description: 'Plans whose name contains the text, any case' })),
+  id: Type.Optional(Type.Integer({ minimum: 1 })),
+  externalPlanId: Type.Optional(Type.String({ maxLength: 100 })),
+});
+export const PlanIdQuery = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const DeleteResult = Type.Object({ id: Type.String(), message: Type.String() });
+
+export type PlanSecurityInput = Static<typeof PlanSecurityInput>;
+export type PlanCreate = Static<typeof PlanCreate>;
+export type PlanUpdate = Static<typeof PlanUpdate>;
+export type PlanSecurityRecord = Static<typeof PlanSecurityRecord>;
+export type PlanListItem = Static<typeof PlanListItem>;
+export type PlanDetail = Static<typeof PlanDetail>;
