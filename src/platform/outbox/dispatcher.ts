@@ -42,31 +42,33 @@ export class OutboxDispatcher {
     this.handlers.set(topic, handler);
   }
 
-  /** One claim-and-deliver pass; returns how many rows it delivered. */
+  /** Claims and delivers until nothing is due; returns how many rows it delivered. */
   async runOnce(): Promise<number> {
     const topics = [...this.handlers.keys()];
-    if (topics.length === 0) return 0;
-    const now = this.clock.now();
-    const claimed = await this.repository.claim(
-      now.toISOString(),
-      new Date(now.getTime() + this.options.leaseMs).toISOString(),
-      this.options.batchSize,
-      topics,
-    );
     let delivered = 0;
-    for (const message of claimed) {
-      try {
-        await this.handlers.get(message.topic)!(message);
-        await this.repository.delivered(message.id, this.clock.now().toISOString());
-        delivered++;
-      } catch (error) {
-        this.options.onError?.(error, message);
-        const delay = Math.min(this.options.maxBackoffMs, this.options.baseBackoffMs * 2 ** (message.attempts - 1));
-        const next = new Date(this.clock.now().getTime() + delay).toISOString();
-        await this.repository.failed(message.id, next, error instanceof Error ? error.message : String(error));
+    while (topics.length > 0) {
+      const now = this.clock.now();
+      const claimed = await this.repository.claim(
+        now.toISOString(),
+        new Date(now.getTime() + this.options.leaseMs).toISOString(),
+        this.options.batchSize,
+        topics,
+      );
+      if (claimed.length === 0) break;
+      for (const message of claimed) {
+        try {
+          await this.handlers.get(message.topic)!(message);
+          await this.repository.delivered(message.id, this.clock.now().toISOString());
+          delivered++;
+        } catch (error) {
+          this.options.onError?.(error, message);
+          const delay = Math.min(this.options.maxBackoffMs, this.options.baseBackoffMs * 2 ** (message.attempts - 1));
+          const next = new Date(this.clock.now().getTime() + delay).toISOString();
+          await this.repository.failed(message.id, next, error instanceof Error ? error.message : String(error));
+        }
       }
     }
-    return claimed.length === 0 ? 0 : delivered + (await this.runOnce());
+    return delivered;
   }
 
   /** Runs until nothing is due; concurrent callers share one run. */
