@@ -45,8 +45,10 @@ async function setUp(db: Db, label: string) {
   if (login.statusCode !== 200) throw new Error(`${label}: login failed: ${login.body}`);
   const authorization = `Session ${login.json().access_token}`;
   const reasons = (await app.inject({ method: 'GET', url: '/api/v1/Trading/TradeBlocks/Reasons', headers: { authorization } })).json();
+  const minted = await app.inject({ method: 'GET', url: '/rebalancer/v1/admin/token', headers: { authorization } });
+  const rebalancerAuthorization = `Session ${minted.json().access_token}`;
   const client = await db.kysely.selectFrom('clients').select('id').where('firm_id', '=', firm.firmId).executeTakeFirstOrThrow();
-  return { app, authorization, accounts, manual: reasons[0].id as number, clientId: client.id };
+  return { app, authorization, rebalancerAuthorization, accounts, manual: reasons[0].id as number, clientId: client.id };
 }
 
 async function drained(db: Db) {
@@ -103,7 +105,7 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'wealth-tb-bench-'));
   const db = openDatabase({ dialect: 'sqlite', file: join(dir, 'bench.sqlite') });
   try {
-    const { app, authorization, lastId, clientId } = await batchBench(db, 'sqlite');
+    const { app, authorization, rebalancerAuthorization, lastId, clientId } = await batchBench(db, 'sqlite');
     const hello = Fastify({ logger: false });
     hello.get('/hello', async () => ({ hello: 'world' }));
     const helloUrl = `${await listen(hello)}/hello`;
@@ -113,10 +115,13 @@ async function main() {
     const getRate = await cannon(`${origin}/api/v1/Trading/TradeBlocks/${lastId}`, { authorization });
     // A peer authenticated read of the same app: the floor every secured route pays (token check, one query).
     const bookRate = await cannon(`${origin}/api/v1/Portfolio/Clients/Verbose/${clientId}`, { authorization });
+    // The cheapest secured route (token check, static body): the ceiling of any authenticated route.
+    const floorRate = await cannon(`${origin}/rebalancer/v1/security/securityset/sellpriority`, { authorization: rebalancerAuthorization });
     const pct = (rate: number) => `${((rate / helloRate) * 100).toFixed(0)}% of hello-world`;
     console.log(`bare Fastify hello-world:                        ${Math.round(helloRate)} req/s`);
     console.log(`authenticated GET /v1/Trading/TradeBlocks/{id}:  ${Math.round(getRate)} req/s = ${pct(getRate)} (goal >= 50%)`);
     console.log(`for reference, GET /v1/Portfolio/Clients/Verbose/{id}: ${Math.round(bookRate)} req/s = ${pct(bookRate)}`);
+    console.log(`for reference, token check only (rebalancer sellpriority, static body): ${Math.round(floorRate)} req/s = ${pct(floorRate)}`);
     await hello.close();
     await app.close();
   } finally {
