@@ -61,6 +61,9 @@ export async function buildApp({ config, db, clock = systemClock, logStream }: A
   await app.register(formbody);
 
   const services = createServices(config, db, clock);
+  // Rebalance chunks run beside the requests; the queue resumes unfinished batches on start.
+  app.addHook('onReady', () => services.queue.start());
+  app.addHook('onClose', () => services.queue.stop());
   await app.register(healthRoutes, { db });
   if (config.apps !== 'rebalancer') {
     await app.register(platformApp, { prefix: config.platformPrefix, basePath: config.platformPrefix, services });

@@ -12,6 +12,7 @@ import { OutboxDispatcher } from './platform/outbox/dispatcher.js';
 import { OutboxRepository } from './platform/outbox/repository.js';
 import { createTradeBlockServices } from './platform/trade-blocks/index.js';
 import { createRebalancerTradeBlocks } from './rebalancer/trade-block-details/index.js';
+import { createTradingServices } from './platform/trading/index.js';
 import type { Clock } from './shared/clock.js';
 
 /** Everything the routes need, wired once per app; tests swap the clock. */
@@ -31,6 +32,7 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     outbox,
     ...createTradeBlockServices(db.kysely, clock, outbox),
     rebalancerTradeBlocks: createRebalancerTradeBlocks(db.kysely, clock, outbox),
+    ...createTradingServices(db.kysely, clock),
   };
 }
 

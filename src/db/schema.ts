@@ -390,6 +390,76 @@ export interface RebalancerSyncLogTable {
   applied_at: string;
 }
 
+export interface TradeInstanceTable {
+  id: Id;
+  firm_id: number;
+  routine: 'Rebalance' | 'QuickTrade';
+  notes: string | null;
+  /** The request as received (JSON), so a desk can see what produced the trades. */
+  request: string;
+  status: 'Open' | 'Cancelled';
+  created_at: string;
+  created_by: string;
+  cancelled_at: string | null;
+  cancelled_by: string | null;
+}
+
+export interface TradeOrderTable {
+  id: Id;
+  firm_id: number;
+  trade_instance_id: number;
+  account_id: number;
+  product_id: number;
+  side: 'Buy' | 'Sell';
+  trade_type: 'Dollars' | 'Shares';
+  shares_micros: number;
+  amount_cents: number;
+  price_micros: number;
+  reason: string;
+  status: 'Open' | 'Cancelled';
+  created_at: string;
+}
+
+export interface BatchTable {
+  id: Id;
+  firm_id: number;
+  trade_instance_id: number;
+  status: 'Running' | 'Complete' | 'Failed';
+  message: string;
+  total_items: number;
+  items_completed: Generated<number>;
+  error_count: Generated<number>;
+  warning_count: Generated<number>;
+  chunks_total: number;
+  chunks_done: Generated<number>;
+  created_at: string;
+  created_by: string;
+  created_by_user_id: number;
+  completed_at: string | null;
+}
+
+export interface BatchChunkTable {
+  id: Id;
+  firm_id: number;
+  batch_id: number;
+  seq: number;
+  /** JSON array of the account ids (or unknown keys) of this chunk. */
+  keys: string;
+  attempts: Generated<number>;
+  done_at: string | null;
+}
+
+export interface BatchMessageTable {
+  id: Id;
+  firm_id: number;
+  batch_id: number;
+  account_id: number | null;
+  severity: 'Error' | 'Warning' | 'Info';
+  code: string;
+  message: string;
+  created_at: string;
+}
+
 export interface RestrictedPlanTable extends Audit {
   id: Id;
   firm_id: number;
@@ -490,6 +560,11 @@ export interface Database {
   trade_groups: TradeGroupTable;
   trade_group_accounts: TradeGroupAccountTable;
   product_substitutions: ProductSubstitutionTable;
+  trade_instances: TradeInstanceTable;
+  trades: TradeOrderTable;
+  batches: BatchTable;
+  batch_chunks: BatchChunkTable;
+  batch_messages: BatchMessageTable;
   trade_block_reasons: TradeBlockReasonTable;
   trade_block_details: TradeBlockDetailTable;
   trade_block_history: TradeBlockHistoryTable;

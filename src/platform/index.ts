@@ -9,6 +9,7 @@ import { authRoutes } from './auth/routes.js';
 import { bookRoutes } from './book/routes.js';
 import { legacyAccountRoutes } from './trade-blocks/legacy-routes.js';
 import { tradeBlockRoutes } from './trade-blocks/routes.js';
+import { tradingRoutes } from './trading/routes.js';
 
 /**
  * The portfolio platform at {base_url}. Section 9.2: some resources are documented without the
@@ -29,6 +30,7 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
     await secured.register(oauthRoutes, { oauth: services.oauth, basePath });
     for (const prefix of ['/v1', '']) {
       await secured.register(bookRoutes, { prefix, verbose: services.verbose, holdings: services.holdings });
+      await secured.register(tradingRoutes, { prefix, trading: services.trading, quickTrades: services.quickTrades });
     }
     // Section 4.2 writes the trade block paths (and rule 7's account paths) with /v1 only.
     await secured.register(tradeBlockRoutes, { prefix: '/v1', tradeBlocks: services.tradeBlocks, reasons: services.tradeBlockReasons });

@@ -3,6 +3,7 @@ import { book } from './0001_book.js';
 import { auth } from './0002_auth.js';
 import { tradeBlocks } from './0003_trade_blocks.js';
 import { rebalancerData } from './0004_rebalancer_data.js';
+import { trading } from './0005_trading.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002_auth': auth,
   '0003_trade_blocks': tradeBlocks,
   '0004_rebalancer_data': rebalancerData,
+  '0005_trading': trading,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,86 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../shared/clock.js';
+import type { TradingRepository } from './repository.js';
+import type { BatchRunner } from './runner.js';
+
+/** Hands chunks of rebalance batches to workers. */
+export interface JobQueue {
+  enqueue(chunkIds: number[]): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const MAX_CHUNK_ATTEMPTS = 3;
+
+/**
+ * SQLite's queue: chunks run one at a time in this process, between requests. On start it
+ * resumes the chunks of batches that were running when the process stopped. A chunk that keeps
+ * failing ends its batch Failed rather than leaving it running forever.
+ */
+export class InProcessQueue implements JobQueue {
+  private readonly pending: number[] = [];
+  private draining: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly runner: BatchRunner,
+    private readonly repository: TradingRepository,
+    private readonly clock: Clock,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  async enqueue(chunkIds: number[]) {
+    this.pending.push(...chunkIds);
+    this.kick();
+  }
+
+  async start() {
+    this.stopped = false;
+    const resumable = await this.repository.pendingChunks();
+    if (resumable.length > 0) await this.enqueue(resumable.map((c) => c.id));
+  }
+
+  async stop() {
+    this.stopped = true;
+    await this.draining;
+  }
+
+  /** Resolves when every chunk queued so far has run (tests and benchmarks use it). */
+  async idle() {
+    while (this.draining) await this.draining;
+  }
+
+  private kick() {
+    if (this.draining || this.stopped) return;
+    this.draining = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drain())
+      .finally(() => {
+        this.draining = undefined;
+        if (this.pending.length > 0 && !this.stopped) this.kick();
+      });
+  }
+
+  private async drain() {
+    while (this.pending.length > 0 && !this.stopped) {
+      const chunkId = this.pending.shift()!;
+      try {
+        await this.runner.runChunk(chunkId);
+      } catch (error) {
+        await this.retryOrFail(chunkId, error);
+      }
+      // Let requests in between chunks: the queue shares the process with the API.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private async retryOrFail(chunkId: number, error: unknown) {
+    const chunk = await this.repository.chunk(chunkId).catch(() => undefined);
+    this.log?.error({ err: error, chunkId }, 'rebalance chunk failed');
+    if (!chunk) return;
+    if (chunk.attempts < MAX_CHUNK_ATTEMPTS) {
+      this.pending.push(chunkId);
+      return;
+    }
+    await this.repository.failBatch(chunk.batch_id, `A part of the batch failed ${chunk.attempts} times: ${(error as Error).message}`, this.clock.now().toISOString());
+  }
+}

@@ -1,0 +1,311 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.js';
+
+export interface NewTrade {
+  accountId: number;
+  productId: number;
+  side: 'Buy' | 'Sell';
+  tradeType: 'Dollars' | 'Shares';
+  sharesMicros: number;
+  amountCents: number;
+  priceMicros: number;
+  reason: string;
+}
+
+export interface NewMessage {
+  accountId: number | null;
+  severity: 'Error' | 'Warning' | 'Info';
+  code: string;
+  message: string;
+}
+
+const INSERT_ROWS = 500;
+
+export class TradingRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The trade instance, its batch and the batch's chunks, written together. */
+  async createBatch(input: {
+    firmId: number;
+    userId: number;
+    userName: string;
+    routine: 'Rebalance' | 'QuickTrade';
+    notes: string | null;
+    request: string;
+    chunks: number[][];
+    totalItems: number;
+    now: string;
+  }) {
+    return this.db.transaction().execute(async (trx) => {
+      const instance = await trx
+        .insertInto('trade_instances')
+        .values({ firm_id: input.firmId, routine: input.routine, notes: input.notes, request: input.request, status: 'Open', created_at: input.now, created_by: input.userName })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const batch = await trx
+        .insertInto('batches')
+        .values({
+          firm_id: input.firmId,
+          trade_instance_id: instance.id,
+          status: 'Running',
+          message: '',
+          total_items: input.totalItems,
+          chunks_total: input.chunks.length,
+          created_at: input.now,
+          created_by: input.userName,
+          created_by_user_id: input.userId,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const chunkIds: number[] = [];
+      for (let i = 0; i < input.chunks.length; i += INSERT_ROWS) {
+        const rows = await trx
+          .insertInto('batch_chunks')
+          .values(input.chunks.slice(i, i + INSERT_ROWS).map((keys, j) => ({ firm_id: input.firmId, batch_id: batch.id, seq: i + j, keys: JSON.stringify(keys) })))
+          .returning('id')
+          .execute();
+        chunkIds.push(...rows.map((r) => r.id));
+      }
+      return { instanceId: instance.id, batchId: batch.id, chunkIds };
+    });
+  }
+
+  chunk(chunkId: number) {
+    return this.db
+      .selectFrom('batch_chunks as c')
+      .innerJoin('batches as b', 'b.id', 'c.batch_id')
+      .innerJoin('trade_instances as i', 'i.id', 'b.trade_instance_id')
+      .select(['c.id', 'c.firm_id', 'c.batch_id', 'c.keys', 'c.attempts', 'c.done_at', 'b.status as batch_status', 'b.trade_instance_id', 'b.created_at', 'i.request'])
+      .where('c.id', '=', chunkId)
+      .executeTakeFirst();
+  }
+
+  async countAttempt(chunkId: number) {
+    await this.db.updateTable('batch_chunks').set((eb) => ({ attempts: eb('attempts', '+', 1) })).where('id', '=', chunkId).execute();
+  }
+
+  /**
+   * Writes a chunk's trades and messages and advances the batch, in one transaction guarded by
+   * the chunk's `done_at`: a chunk retried after a crash writes nothing twice. Returns the batch
+   * when this chunk finished it.
+   */
+  async completeChunk(chunk: { id: number; firmId: number; batchId: number; instanceId: number }, trades: NewTrade[], messages: NewMessage[], now: string) {
+    return this.db.transaction().execute(async (trx) => {
+      const claimed = await trx.updateTable('batch_chunks').set({ done_at: now }).where('id', '=', chunk.id).where('done_at', 'is', null).executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) return { wrote: false as const };
+      for (let i = 0; i < trades.length; i += INSERT_ROWS) {
+        await trx
+          .insertInto('trades')
+          .values(
+            trades.slice(i, i + INSERT_ROWS).map((t) => ({
+              firm_id: chunk.firmId,
+              trade_instance_id: chunk.instanceId,
+              account_id: t.accountId,
+              product_id: t.productId,
+              side: t.side,
+              trade_type: t.tradeType,
+              shares_micros: t.sharesMicros,
+              amount_cents: t.amountCents,
+              price_micros: t.priceMicros,
+              reason: t.reason,
+              status: 'Open' as const,
+              created_at: now,
+            })),
+          )
+          .execute();
+      }
+      for (let i = 0; i < messages.length; i += INSERT_ROWS) {
+        await trx
+          .insertInto('batch_messages')
+          .values(messages.slice(i, i + INSERT_ROWS).map((m) => ({ firm_id: chunk.firmId, batch_id: chunk.batchId, account_id: m.accountId, severity: m.severity, code: m.code, message: m.message, created_at: now })))
+          .execute();
+      }
+      const items = JSON.parse((await trx.selectFrom('batch_chunks').select('keys').where('id', '=', chunk.id).executeTakeFirstOrThrow()).keys).length as number;
+      const errors = new Set(messages.filter((m) => m.severity === 'Error').map((m) => m.accountId)).size;
+      const warnings = messages.filter((m) => m.severity === 'Warning').length;
+      await trx
+        .updateTable('batches')
+        .set({
+          items_completed: sql`items_completed + ${items}`,
+          error_count: sql`error_count + ${errors}`,
+          warning_count: sql`warning_count + ${warnings}`,
+          chunks_done: sql`chunks_done + 1`,
+        })
+        .where('id', '=', chunk.batchId)
+        .execute();
+      // The last chunk closes the batch; the status condition keeps a second closer out.
+      const closed = await trx
+        .updateTable('batches')
+        .set({ status: sql`case when error_count > 0 then 'Failed' else 'Complete' end`, completed_at: now, message: sql`case when error_count > 0 then 'Errors occurred during trade generation.' else '' end` })
+        .where('id', '=', chunk.batchId)
+        .where('status', '=', 'Running')
+        .whereRef('chunks_done', '=', 'chunks_total')
+        .executeTakeFirst();
+      return { wrote: true as const, finished: Number(closed.numUpdatedRows) === 1 };
+    });
+  }
+
+  /** A batch that can make no further progress ends Failed with the reason. */
+  async failBatch(batchId: number, message: string, now: string) {
+    await this.db.updateTable('batches').set({ status: 'Failed', message, completed_at: now }).where('id', '=', batchId).where('status', '=', 'Running').execute();
+  }
+
+  batch(firmId: number, batchId: number) {
+    return this.db.selectFrom('batches').selectAll().where('firm_id', '=', firmId).where('id', '=', batchId).executeTakeFirst();
+  }
+
+  batchById(batchId: number) {
+    return this.db.selectFrom('batches').selectAll().where('id', '=', batchId).executeTakeFirst();
+  }
+
+  messages(firmId: number, batchId: number) {
+    return this.db.selectFrom('batch_messages').selectAll().where('firm_id', '=', firmId).where('batch_id', '=', batchId).orderBy('id').execute();
+  }
+
+  /** Chunks of running batches not yet done: work an in-process queue resumes after a restart. */
+  pendingChunks() {
+    return this.db
+      .selectFrom('batch_chunks as c')
+      .innerJoin('batches as b', 'b.id', 'c.batch_id')
+      .select(['c.id'])
+      .where('b.status', '=', 'Running')
+      .where('c.done_at', 'is', null)
+      .orderBy('c.id')
+      .execute();
+  }
+
+  // --- expanding a request's entity and keys into accounts
+
+  firm(firmId: number) {
+    return this.db.selectFrom('firms').select(['id', 'name', 'default_asset_values']).where('id', '=', firmId).executeTakeFirstOrThrow();
+  }
+
+  async existing(table: 'trade_groups' | 'model_aggs', firmId: number, ids: number[]) {
+    const rows = await this.db.selectFrom(table).select('id').where('firm_id', '=', firmId).where('id', 'in', ids).execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async tradeGroupAccounts(firmId: number, groupIds: number[]) {
+    const rows = await this.db
+      .selectFrom('trade_group_accounts')
+      .select('account_id')
+      .where('firm_id', '=', firmId)
+      .where('trade_group_id', 'in', groupIds)
+      .orderBy('account_id')
+      .execute();
+    return rows.map((r) => r.account_id);
+  }
+
+  async modelAggAccounts(firmId: number, aggIds: number[]) {
+    const rows = await this.db
+      .selectFrom('accounts as a')
+      .innerJoin('model_agg_models as m', 'm.model_id', 'a.model_id')
+      .select('a.id')
+      .where('a.firm_id', '=', firmId)
+      .where('m.model_agg_id', 'in', aggIds)
+      .orderBy('a.id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Every account of the registrations that hold the given accounts, with their registration. */
+  async registrationMembers(firmId: number, accountIds: number[]) {
+    return this.db
+      .selectFrom('accounts as a')
+      .innerJoin('accounts as k', 'k.registration_id', 'a.registration_id')
+      .select(['a.id', 'a.registration_id'])
+      .distinct()
+      .where('k.firm_id', '=', firmId)
+      .where('k.id', 'in', accountIds)
+      .orderBy('a.registration_id')
+      .orderBy('a.id')
+      .execute();
+  }
+
+  // --- quick trades
+
+  accountsByIds(firmId: number, ids: number[]) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('accounts').select(['id', 'number', 'cash_cents']).where('firm_id', '=', firmId).where('id', 'in', ids).execute();
+  }
+
+  productsOf(firmId: number, by: { tickers?: string[]; ids?: number[] }) {
+    let query = this.db.selectFrom('products').select(['id', 'ticker', 'type', 'price_micros', 'allows_fractional']).where('firm_id', '=', firmId);
+    if (by.tickers) query = query.where('ticker', 'in', by.tickers.length ? by.tickers : ['']);
+    if (by.ids) query = query.where('id', 'in', by.ids.length ? by.ids : [0]);
+    return query.execute();
+  }
+
+  heldShares(firmId: number, accountIds: number[]) {
+    if (accountIds.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('positions').select(['account_id', 'product_id', 'shares_micros']).where('firm_id', '=', firmId).where('account_id', 'in', accountIds).execute();
+  }
+
+  // --- trade instances
+
+  instances(firmId: number, top: number, skip: number) {
+    return this.db
+      .selectFrom('trade_instances as i')
+      .leftJoin('batches as b', 'b.trade_instance_id', 'i.id')
+      .select(['i.id', 'i.routine', 'i.notes', 'i.status', 'i.created_at', 'i.created_by', 'i.cancelled_at', 'i.cancelled_by', 'b.id as batch_id'])
+      .select((eb) => eb.selectFrom('trades as t').select((e) => e.fn.countAll<number>().as('n')).whereRef('t.trade_instance_id', '=', 'i.id').as('trade_count'))
+      .where('i.firm_id', '=', firmId)
+      .orderBy('i.id', 'desc')
+      .limit(top)
+      .offset(skip)
+      .execute();
+  }
+
+  instance(firmId: number, id: number) {
+    return this.db
+      .selectFrom('trade_instances as i')
+      .leftJoin('batches as b', 'b.trade_instance_id', 'i.id')
+      .select(['i.id', 'i.routine', 'i.notes', 'i.status', 'i.created_at', 'i.created_by', 'i.cancelled_at', 'i.cancelled_by', 'b.id as batch_id'])
+      .select((eb) => eb.selectFrom('trades as t').select((e) => e.fn.countAll<number>().as('n')).whereRef('t.trade_instance_id', '=', 'i.id').as('trade_count'))
+      .where('i.firm_id', '=', firmId)
+      .where('i.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  tradesOf(firmId: number, instanceId: number) {
+    return this.db
+      .selectFrom('trades as t')
+      .innerJoin('accounts as a', 'a.id', 't.account_id')
+      .innerJoin('products as p', 'p.id', 't.product_id')
+      .select(['t.id', 't.trade_instance_id', 't.account_id', 'a.number as account_number', 't.product_id', 'p.ticker', 't.side', 't.trade_type', 't.shares_micros', 't.amount_cents', 't.price_micros', 't.reason', 't.status', 't.created_at'])
+      .where('t.firm_id', '=', firmId)
+      .where('t.trade_instance_id', '=', instanceId)
+      .orderBy('t.id')
+      .execute();
+  }
+
+  /** Withdraws the open trades of an instance; a running batch cannot be cancelled. */
+  async cancel(firmId: number, instanceId: number, userName: string, now: string) {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('trades').set({ status: 'Cancelled' }).where('firm_id', '=', firmId).where('trade_instance_id', '=', instanceId).where('status', '=', 'Open').execute();
+      await trx.updateTable('trade_instances').set({ status: 'Cancelled', cancelled_at: now, cancelled_by: userName }).where('firm_id', '=', firmId).where('id', '=', instanceId).execute();
+    });
+  }
+
+  /** Writes a quick-trade instance whole: its trades are stored at once, no batch work remains. */
+  async storeQuickTrades(input: { firmId: number; userId: number; userName: string; notes: string | null; request: string; trades: NewTrade[]; now: string }) {
+    return this.db.transaction().execute(async (trx) => {
+      const instance = await trx
+        .insertInto('trade_instances')
+        .values({ firm_id: input.firmId, routine: 'QuickTrade', notes: input.notes, request: input.request, status: 'Open', created_at: input.now, created_by: input.userName })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const accounts = new Set(input.trades.map((t) => t.accountId)).size;
+      const batch = await trx
+        .insertInto('batches')
+        .values({ firm_id: input.firmId, trade_instance_id: instance.id, status: 'Complete', message: '', total_items: accounts, items_completed: accounts, chunks_total: 0, created_at: input.now, created_by: input.userName, created_by_user_id: input.userId, completed_at: input.now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('trades')
+        .values(input.trades.map((t) => ({ firm_id: input.firmId, trade_instance_id: instance.id, account_id: t.accountId, product_id: t.productId, side: t.side, trade_type: t.tradeType, shares_micros: t.sharesMicros, amount_cents: t.amountCents, price_micros: t.priceMicros, reason: t.reason, status: 'Open' as const, created_at: input.now })))
+        .execute();
+      return { instanceId: instance.id, batchId: batch.id };
+    });
+  }
+}

@@ -1,0 +1,162 @@
+import {
+  type AccountResult,
+  type AccountSnapshot,
+  type RebalanceOptions,
+  type RegistrationSnapshot,
+  rebalanceAccount,
+  rebalanceRegistration,
+  unknownAccountResult,
+} from '../../engine/index.js';
+import type { Clock } from '../../shared/clock.js';
+import { dollarsToCents, priceToMicros, sharesToMicros } from '../../shared/money.js';
+import type { NewMessage, NewTrade, TradingRepository } from './repository.js';
+import type { StoredRequest } from './schemas.js';
+import type { AccountRow, FirmContext, SnapshotRepository } from './snapshots.js';
+
+/** Per-key options of a stored request: `amounts[i]` belongs to `keys[i]` (Add and Withdraw). */
+export function optionsFor(request: StoredRequest, accountId: number): RebalanceOptions {
+  const index = request.keys.indexOf(accountId);
+  const amount = request.reason === 'Add' || request.reason === 'Withdraw' ? request.amounts?.[index] : undefined;
+  return {
+    reason: request.reason,
+    amount,
+    exactTrades: request.exactTrades,
+    maxTrades: request.maxTrades,
+    minTradeAmount: request.minTradeAmount,
+    minTradePercent: request.minTradePercent,
+    roundingLogic: request.roundingLogic,
+    assetValues: request.assetValues,
+    includeCustodialCash: request.includeCustodialCash,
+    useProductSubstitution: request.useProductSubstitution,
+  };
+}
+
+function failure(accountId: number, request: StoredRequest, error: unknown): AccountResult {
+  const result = unknownAccountResult(accountId, request.reason);
+  return { ...result, messages: [{ accountId, severity: 'Error', code: 'ENGINE_ERROR', message: `account ${accountId} could not be rebalanced: ${(error as Error).message}` }] };
+}
+
+/**
+ * Runs one chunk of a batch: one snapshot read for its accounts, the engine for each, one write
+ * of the results. A thrown error leaves the chunk undone for a retry; an account the engine
+ * cannot handle becomes an Error message of that account only.
+ */
+export class BatchRunner {
+  /** Firm context per batch; batches are few at a time, so a small cap is enough. */
+  private readonly contexts = new Map<number, Promise<FirmContext>>();
+
+  constructor(
+    private readonly repository: TradingRepository,
+    private readonly snapshots: SnapshotRepository,
+    private readonly clock: Clock,
+    private readonly onBatchFinished: (batchId: number) => Promise<void> = async () => undefined,
+  ) {}
+
+  private context(batchId: number, firmId: number, asOfDate: string): Promise<FirmContext> {
+    let context = this.contexts.get(batchId);
+    if (!context) {
+      if (this.contexts.size >= 16) this.contexts.delete(this.contexts.keys().next().value!);
+      context = this.snapshots.firmContext(firmId, asOfDate);
+      // A failed load must not stick: the retry loads again.
+      context.catch(() => this.contexts.delete(batchId));
+      this.contexts.set(batchId, context);
+    }
+    return context;
+  }
+
+  async runChunk(chunkId: number): Promise<void> {
+    const chunk = await this.repository.chunk(chunkId);
+    if (!chunk || chunk.done_at !== null || chunk.batch_status !== 'Running') return;
+    await this.repository.countAttempt(chunkId);
+    const request = JSON.parse(chunk.request) as StoredRequest;
+    // The business date of the run is the day the batch was created, whatever day a retry runs.
+    const context = await this.context(chunk.batch_id, chunk.firm_id, chunk.created_at.slice(0, 10));
+    const keys = JSON.parse(chunk.keys) as number[];
+    const loaded = await this.snapshots.accounts(context, keys);
+    const results = request.level === 'Registration' ? this.byRegistration(request, keys, loaded) : this.byAccount(request, keys, loaded);
+
+    const trades: NewTrade[] = [];
+    const messages: NewMessage[] = [];
+    for (const result of results) {
+      for (const trade of result.trades) {
+        trades.push({
+          accountId: trade.accountId,
+          productId: trade.productId,
+          side: trade.side,
+          tradeType: 'Shares',
+          sharesMicros: sharesToMicros(trade.shares),
+          amountCents: dollarsToCents(trade.estimatedAmount),
+          priceMicros: priceToMicros(trade.price),
+          reason: trade.reason,
+        });
+      }
+      for (const message of result.messages) {
+        messages.push({ accountId: message.accountId ?? result.accountId, severity: message.severity, code: message.code, message: message.message });
+      }
+    }
+    const outcome = await this.repository.completeChunk(
+      { id: chunk.id, firmId: chunk.firm_id, batchId: chunk.batch_id, instanceId: chunk.trade_instance_id },
+      trades,
+      messages,
+      this.clock.now().toISOString(),
+    );
+    if (outcome.wrote && outcome.finished) {
+      this.contexts.delete(chunk.batch_id);
+      await this.onBatchFinished(chunk.batch_id);
+    }
+  }
+
+  private byAccount(request: StoredRequest, keys: number[], loaded: { snapshot: AccountSnapshot }[]): AccountResult[] {
+    const snapshots = new Map(loaded.map((l) => [l.snapshot.accountId, l.snapshot]));
+    return keys.map((key) => {
+      const snapshot = snapshots.get(key);
+      if (!snapshot) return unknownAccountResult(key, request.reason);
+      try {
+        return rebalanceAccount(snapshot, optionsFor(request, key));
+      } catch (error) {
+        return failure(key, request, error);
+      }
+    });
+  }
+
+  /** Sleeved registrations move cash between sleeves, then rebalance each sleeve to its model. */
+  private byRegistration(request: StoredRequest, keys: number[], loaded: { row: AccountRow; snapshot: AccountSnapshot }[]): AccountResult[] {
+    const found = new Set(loaded.map((l) => l.row.id));
+    const results: AccountResult[] = keys.filter((k) => !found.has(k)).map((k) => unknownAccountResult(k, request.reason));
+    const byRegistration = new Map<number, { row: AccountRow; snapshot: AccountSnapshot }[]>();
+    for (const entry of loaded) {
+      const list = byRegistration.get(entry.row.registration_id) ?? [];
+      list.push(entry);
+      byRegistration.set(entry.row.registration_id, list);
+    }
+    for (const [registrationId, members] of byRegistration) {
+      const sleeves = members.filter((m) => m.row.sleeve_target_pct !== null);
+      if (sleeves.length === 0) {
+        results.push(...this.byAccount(request, members.map((m) => m.row.id), members));
+        continue;
+      }
+      const registration: RegistrationSnapshot = {
+        registrationId,
+        asOfDate: members[0]!.snapshot.asOfDate,
+        sleeves: sleeves.map((m) => ({
+          account: m.snapshot,
+          targetAllocation: m.row.sleeve_target_pct!,
+          toleranceLower: m.row.sleeve_tolerance_lower ?? 0,
+          toleranceUpper: m.row.sleeve_tolerance_upper ?? 0,
+        })),
+        tradeBlocks: sleeves[0]!.snapshot.tradeBlocks?.filter((b) => b.entityEnum === 6),
+      };
+      try {
+        const outcome = rebalanceRegistration(registration, optionsFor(request, sleeves[0]!.row.id));
+        results.push(...outcome.accounts);
+        if (outcome.messages.length > 0) {
+          const first = outcome.accounts[0];
+          if (first) results.push({ ...first, trades: [], messages: outcome.messages.map((m) => ({ ...m, accountId: m.accountId ?? first.accountId })) });
+        }
+      } catch (error) {
+        results.push(...sleeves.map((m) => failure(m.row.id, request, error)));
+      }
+    }
+    return results;
+  }
+}

@@ -1,0 +1,137 @@
+import { Type, type Static } from 'typebox';
+
+// A string enum: one schema keyword, so a bad value reads "must be one of A, B" naming the field.
+const literals = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+
+export const REASONS = ['NeedReview', 'Withdraw', 'Add', 'Withdraw100Pct'] as const;
+export const ENTITIES = ['Account', 'TradeGroup', 'ModelAgg'] as const;
+const Money = Type.Number({ minimum: 0, maximum: 1e13 });
+
+/** Section 2.9: the rebalance request (trade definition). */
+export const RebalanceRequest = Type.Object({
+  routine: Type.Optional(literals(['Rebalance'] as const)),
+  reason: literals(REASONS),
+  entity: literals(ENTITIES),
+  keys: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1_000_000 }),
+  amounts: Type.Optional(Type.Union([Type.Array(Money, { maxItems: 1_000_000 }), Type.Null()])),
+  level: Type.Optional(literals(['Account', 'Registration'] as const)),
+  maxTrades: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
+  minTradePercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+  minTradeAmount: Type.Optional(Money),
+  exactTrades: Type.Optional(Type.Boolean()),
+  assetValues: Type.Optional(literals(['PendingTransactionsAndOrders', 'Pending', 'Current', 'UseDefault'] as const)),
+  useProductSubstitution: Type.Optional(literals(['Use', 'Ignore'] as const)),
+  includeCustodialCash: Type.Optional(Type.Boolean()),
+  notes: Type.Optional(Type.Union([Type.String({ maxLength: 4000 }), Type.Null()])),
+  roundingLogic: Type.Optional(literals(['Default', 'LowestPrice', 'None'] as const)),
+  disableRealTimePrices: Type.Optional(Type.Boolean()),
+  nsccTransactionType: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
+});
+export type RebalanceRequest = Static<typeof RebalanceRequest>;
+/** The request as stored with its trade instance, with keys already expanded to accounts. */
+export type StoredRequest = Omit<RebalanceRequest, 'level'> & { level: 'Account' | 'Registration' };
+
+/** Section 2.11: a trade to submit. */
+export const QuickTrade = Type.Object({
+  accountId: Type.Integer({ minimum: 1 }),
+  productId: Type.Integer({ minimum: 1 }),
+  tradeType: literals(['Dollars', 'Shares'] as const),
+  amount: Type.Number({ exclusiveMinimum: 0, maximum: 1e13 }),
+  side: literals(['1', '2'] as const, '1 buy, 2 sell'),
+});
+export const QuickTradeRequest = Type.Object({
+  routine: literals(['QuickTrade'] as const),
+  trades: Type.Array(QuickTrade, { minItems: 1, maxItems: 10_000 }),
+  notes: Type.Optional(Type.Union([Type.String({ maxLength: 4000 }), Type.Null()])),
+});
+export type QuickTradeRequest = Static<typeof QuickTradeRequest>;
+
+/** Section 2.11: a validation input item; exactly one of dollars or shares. */
+export const QuickTradeCheck = Type.Object({
+  accountId: Type.Integer(),
+  ticker: Type.String({ maxLength: 20 }),
+  action: Type.String({ maxLength: 10, description: 'BUY or SELL' }),
+  dollars: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  shares: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+});
+export type QuickTradeCheck = Static<typeof QuickTradeCheck>;
+export const QuickTradeChecked = Type.Object({
+  ...QuickTradeCheck.properties,
+  accountNumber: Type.Union([Type.String(), Type.Null()]),
+  productId: Type.Union([Type.Integer(), Type.Null()]),
+  dollars: Type.Union([Type.Number(), Type.Null()]),
+  shares: Type.Union([Type.Number(), Type.Null()]),
+  isValid: Type.Boolean(),
+  message: Type.String(),
+  tradeType: Type.Union([literals(['Dollars', 'Shares'] as const), Type.Null()]),
+  navPrice: Type.Union([Type.Number(), Type.Null()]),
+  side: Type.Union([literals(['1', '2'] as const), Type.Null()]),
+  amount: Type.Union([Type.Number(), Type.Null()]),
+});
+export type QuickTradeChecked = Static<typeof QuickTradeChecked>;
+
+/** Section 2.10. */
+export const BatchStatus = Type.Object({
+  id: Type.Integer(),
+  alClientName: Type.String(),
+  status: Type.String({ description: 'Running, then Complete or Failed' }),
+  message: Type.String(),
+  createdBy: Type.String(),
+  createdDate: Type.String(),
+  parentId: Type.Union([Type.Integer(), Type.Null()]),
+  isDone: Type.Boolean(),
+  totalItems: Type.Integer(),
+  itemsCompleted: Type.Integer(),
+  errorCount: Type.Integer(),
+  warningCount: Type.Integer(),
+  details: Type.Null(),
+});
+
+const MessageDetail = Type.Object({
+  severityCode: Type.Integer(),
+  severity: Type.String(),
+  message: Type.String(),
+  entityEnum: Type.String(),
+  entityId: Type.Union([Type.Integer(), Type.Null()]),
+});
+export const BatchMessage = Type.Object({
+  entityId: Type.Union([Type.Integer(), Type.Null()]),
+  entityEnum: Type.String(),
+  severity: Type.String(),
+  severityCode: Type.Integer(),
+  receivedDate: Type.String(),
+  subject: Type.String(),
+  message: Type.String(),
+  details: Type.Array(MessageDetail),
+});
+
+export const TradeRecord = Type.Object({
+  id: Type.Integer(),
+  tradeInstanceId: Type.Integer(),
+  accountId: Type.Integer(),
+  accountNumber: Type.String(),
+  productId: Type.Integer(),
+  ticker: Type.String(),
+  side: Type.String({ description: '1 buy, 2 sell' }),
+  action: Type.String({ description: 'BUY or SELL' }),
+  tradeType: Type.String(),
+  shares: Type.Number(),
+  amount: Type.Number({ description: 'Estimated dollars' }),
+  price: Type.Number(),
+  reason: Type.String(),
+  status: Type.String({ description: 'Open or Cancelled' }),
+  createdDate: Type.String(),
+});
+export const TradeInstanceRecord = Type.Object({
+  id: Type.Integer(),
+  routine: Type.String(),
+  notes: Type.Union([Type.String(), Type.Null()]),
+  status: Type.String(),
+  batchProcessingId: Type.Union([Type.Integer(), Type.Null()]),
+  tradeCount: Type.Integer(),
+  createdDate: Type.String(),
+  createdBy: Type.String(),
+  cancelledDate: Type.Union([Type.String(), Type.Null()]),
+  cancelledBy: Type.Union([Type.String(), Type.Null()]),
+});

@@ -1,0 +1,247 @@
+import type { Clock } from '../../shared/clock.js';
+import { DomainError, type FieldProblem, notFound } from '../../shared/errors.js';
+import { centsToDollars, microsToPrice, microsToShares } from '../../shared/money.js';
+import type { Principal } from '../auth/service.js';
+import type { JobQueue } from './queue.js';
+import type { TradingRepository } from './repository.js';
+import type { RebalanceRequest, StoredRequest } from './schemas.js';
+
+/** Accounts per chunk: large enough to amortise a snapshot read, small enough to share among workers. */
+export const CHUNK_SIZE = 1000;
+const WAIT_POLL_MS = 20;
+const WAIT_LIMIT_MS = 10 * 60 * 1000;
+
+const SEVERITY_CODE: Record<string, number> = { Error: 0, Warning: 1, Info: 3 };
+
+function invalid(problems: FieldProblem[]): DomainError {
+  return new DomainError('validation_failed', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+}
+
+/** Splits items into chunks, never splitting a group (a sleeved registration's accounts). */
+function chunk(groups: number[][]): number[][] {
+  const chunks: number[][] = [];
+  let current: number[] = [];
+  for (const group of groups) {
+    if (current.length > 0 && current.length + group.length > CHUNK_SIZE) {
+      chunks.push(current);
+      current = [];
+    }
+    current.push(...group);
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/** Section 4.4: rebalance batches, their status and messages; trade instances and their trades. */
+export class TradingService {
+  constructor(
+    private readonly repository: TradingRepository,
+    private readonly queue: JobQueue,
+    private readonly clock: Clock,
+  ) {}
+
+  async definition(firmId: number) {
+    const firm = await this.repository.firm(firmId);
+    return {
+      reason: 'NeedReview',
+      maxTrades: 1000,
+      minTradePercent: 0,
+      exactTrades: false,
+      level: 'Account',
+      amounts: [] as number[],
+      entity: 'Account',
+      keys: [] as number[],
+      routine: 'Rebalance',
+      assetValues: firm.default_asset_values,
+      minTradeAmount: 0,
+      useProductSubstitution: 'Use',
+      includeCustodialCash: true,
+      notes: null,
+      roundingLogic: 'Default',
+      disableRealTimePrices: false,
+      nsccTransactionType: null,
+    };
+  }
+
+  /** Validates, expands entity and keys into accounts, records the batch and queues its chunks. */
+  async generate(principal: Principal, request: RebalanceRequest, wait: boolean): Promise<number> {
+    const level = request.level ?? 'Account';
+    const problems: FieldProblem[] = [];
+    const cashFlow = request.reason === 'Add' || request.reason === 'Withdraw';
+    if (cashFlow && request.entity !== 'Account') problems.push({ field: 'entity', message: `${request.reason} accepts only Account` });
+    if (cashFlow && (request.amounts ?? []).length !== request.keys.length) {
+      problems.push({ field: 'amounts', message: `must hold one amount per key: ${request.keys.length} keys, ${(request.amounts ?? []).length} amounts` });
+    }
+    if (cashFlow && level === 'Registration') problems.push({ field: 'level', message: `${request.reason} is per account; use level Account` });
+    if (new Set(request.keys).size !== request.keys.length) problems.push({ field: 'keys', message: 'must not repeat a key' });
+    if (problems.length > 0) throw invalid(problems);
+
+    const { firmId } = principal;
+    let accounts: number[];
+    if (request.entity === 'Account') {
+      accounts = request.keys;
+    } else {
+      const table = request.entity === 'TradeGroup' ? 'trade_groups' : 'model_aggs';
+      const known = await this.repository.existing(table, firmId, request.keys);
+      const unknown = request.keys.flatMap((key, i) => (known.has(key) ? [] : [{ field: `keys[${i}]`, message: `${request.entity} ${key} does not exist` }]));
+      if (unknown.length > 0) throw invalid(unknown);
+      accounts = request.entity === 'TradeGroup' ? await this.repository.tradeGroupAccounts(firmId, request.keys) : await this.repository.modelAggAccounts(firmId, request.keys);
+      accounts = [...new Set(accounts)];
+    }
+
+    let groups: number[][];
+    if (level === 'Registration') {
+      // Every sleeve of a named account's registration takes part; unknown keys stay single items.
+      const members = accounts.length > 0 ? await this.repository.registrationMembers(firmId, accounts) : [];
+      const byRegistration = new Map<number, number[]>();
+      for (const m of members) byRegistration.set(m.registration_id, [...(byRegistration.get(m.registration_id) ?? []), m.id]);
+      const found = new Set(members.map((m) => m.id));
+      groups = [...byRegistration.values(), ...accounts.filter((a) => !found.has(a)).map((a) => [a])];
+    } else {
+      groups = accounts.map((a) => [a]);
+    }
+
+    const chunks = chunk(groups);
+    const stored: StoredRequest = { ...request, level };
+    const { batchId, chunkIds } = await this.repository.createBatch({
+      firmId,
+      userId: principal.userId,
+      userName: principal.userName,
+      routine: 'Rebalance',
+      notes: request.notes ?? null,
+      request: JSON.stringify(stored),
+      chunks,
+      totalItems: chunks.reduce((n, c) => n + c.length, 0),
+      now: this.clock.now().toISOString(),
+    });
+    await this.queue.enqueue(chunkIds);
+    if (wait) await this.waitFor(batchId);
+    return batchId;
+  }
+
+  private async waitFor(batchId: number) {
+    const deadline = Date.now() + WAIT_LIMIT_MS;
+    while (Date.now() < deadline) {
+      const batch = await this.repository.batchById(batchId);
+      if (!batch || batch.status !== 'Running') return;
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    }
+  }
+
+  private async batch(firmId: number, batchId: number) {
+    const batch = await this.repository.batch(firmId, batchId);
+    if (!batch) throw notFound('batch processing record', batchId);
+    return batch;
+  }
+
+  async status(firmId: number, batchId: number) {
+    const batch = await this.batch(firmId, batchId);
+    const firm = await this.repository.firm(firmId);
+    return {
+      id: batch.id,
+      alClientName: firm.name,
+      status: batch.status,
+      message: batch.message,
+      createdBy: batch.created_by,
+      createdDate: batch.created_at,
+      parentId: batch.status === 'Failed' ? batch.trade_instance_id : null,
+      tradeInstanceId: batch.trade_instance_id,
+      isDone: batch.status !== 'Running',
+      totalItems: batch.total_items,
+      itemsCompleted: batch.items_completed,
+      errorCount: batch.error_count,
+      warningCount: batch.warning_count,
+      details: null,
+    };
+  }
+
+  async message(firmId: number, batchId: number) {
+    const batch = await this.batch(firmId, batchId);
+    const messages = await this.repository.messages(firmId, batchId);
+    const severity = batch.status === 'Running' ? 'Running' : batch.status === 'Failed' ? 'Failed' : 'Complete';
+    const summary =
+      batch.status === 'Running'
+        ? `Trade generation is running: ${batch.items_completed} of ${batch.total_items} accounts done.`
+        : `${batch.items_completed} accounts processed, ${batch.error_count} with errors, ${batch.warning_count} warnings.`;
+    return {
+      entityId: batch.trade_instance_id,
+      entityEnum: 'TradeInstance',
+      severity,
+      severityCode: { Running: 1, Failed: 2, Complete: 4 }[severity],
+      receivedDate: batch.completed_at ?? batch.created_at,
+      subject: batch.status === 'Failed' ? 'Trade generation failed' : batch.status === 'Complete' ? 'Trade generation complete' : 'Trade generation running',
+      message: batch.message ? `${batch.message} ${summary}` : summary,
+      details: messages
+        .filter((m) => m.severity !== 'Info')
+        .map((m) => ({ severityCode: SEVERITY_CODE[m.severity] ?? 3, severity: m.severity, message: m.message, entityEnum: 'Account', entityId: m.account_id })),
+    };
+  }
+
+  async instances(firmId: number, top: number, skip: number) {
+    return (await this.repository.instances(firmId, top, skip)).map(instanceRecord);
+  }
+
+  async instance(firmId: number, id: number) {
+    const row = await this.repository.instance(firmId, id);
+    if (!row) throw notFound('trade instance', id);
+    return instanceRecord(row);
+  }
+
+  async trades(firmId: number, id: number) {
+    await this.instance(firmId, id);
+    return (await this.repository.tradesOf(firmId, id)).map((t) => ({
+      id: t.id,
+      tradeInstanceId: t.trade_instance_id,
+      accountId: t.account_id,
+      accountNumber: t.account_number,
+      productId: t.product_id,
+      ticker: t.ticker,
+      side: t.side === 'Buy' ? '1' : '2',
+      action: t.side === 'Buy' ? 'BUY' : 'SELL',
+      tradeType: t.trade_type,
+      shares: microsToShares(t.shares_micros),
+      amount: centsToDollars(t.amount_cents),
+      price: microsToPrice(t.price_micros),
+      reason: t.reason,
+      status: t.status,
+      createdDate: t.created_at,
+    }));
+  }
+
+  /** Withdraws what a rebalance produced; its open orders stop counting in the next rebalance. */
+  async cancel(principal: Principal, id: number) {
+    const instance = await this.instance(principal.firmId, id);
+    if (instance.batchProcessingId !== null) {
+      const batch = await this.repository.batch(principal.firmId, instance.batchProcessingId);
+      if (batch?.status === 'Running') throw new DomainError('invalid_state', `trade instance ${id} is still being generated; cancel it when its batch is done`);
+    }
+    if (instance.status !== 'Cancelled') await this.repository.cancel(principal.firmId, id, principal.userName, this.clock.now().toISOString());
+    return this.instance(principal.firmId, id);
+  }
+}
+
+function instanceRecord(row: {
+  id: number;
+  routine: string;
+  notes: string | null;
+  status: string;
+  created_at: string;
+  created_by: string;
+  cancelled_at: string | null;
+  cancelled_by: string | null;
+  batch_id: number | null;
+  trade_count: number | null;
+}) {
+  return {
+    id: row.id,
+    routine: row.routine,
+    notes: row.notes,
+    status: row.status,
+    batchProcessingId: row.batch_id,
+    tradeCount: Number(row.trade_count ?? 0),
+    createdDate: row.created_at,
+    createdBy: row.created_by,
+    cancelledDate: row.cancelled_at,
+    cancelledBy: row.cancelled_by,
+  };
+}

@@ -1,0 +1,196 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { AccountSnapshot, AssetValues, Model, PendingItem, Position, Product, ProductCatalog, Substitution, TaxLot } from '../../engine/index.js';
+import { centsToDollars, microsToPrice, microsToShares } from '../../shared/money.js';
+import { TradeBlockRepository } from '../trade-blocks/repository.js';
+import { tradeBlocksForEngine } from '../trade-blocks/engine-input.js';
+
+/** What every account of a batch shares: loaded once per chunk's batch, not per account. */
+export interface FirmContext {
+  firmId: number;
+  asOfDate: string;
+  products: ProductCatalog;
+  models: Map<number, Model>;
+  firmSubstitutions: Substitution[];
+  firmDefaultAssetValues: Exclude<AssetValues, 'UseDefault'>;
+}
+
+export interface AccountRow {
+  id: number;
+  registration_id: number;
+  model_id: number | null;
+  cash_cents: number;
+  sleeve_target_pct: number | null;
+  sleeve_tolerance_lower: number | null;
+  sleeve_tolerance_upper: number | null;
+}
+
+// Pending transactions are stored with positive amounts; the type says which way they move.
+const CASH_IN = new Set(['Sell', 'Deposit']);
+const SHARES_OUT = new Set(['Sell']);
+
+function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = out.get(k);
+    if (list) list.push(row);
+    else out.set(k, [row]);
+  }
+  return out;
+}
+
+/**
+ * Reads everything a rebalance needs about a set of accounts inside one transaction (repeatable
+ * read on PostgreSQL), so that a book changing during the run is seen as of one moment.
+ */
+export class SnapshotRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async firmContext(firmId: number, asOfDate: string): Promise<FirmContext> {
+    const firm = await this.db.selectFrom('firms').select('default_asset_values').where('id', '=', firmId).executeTakeFirstOrThrow();
+    const productRows = await this.db
+      .selectFrom('products')
+      .select(['id', 'ticker', 'type', 'price_micros', 'allows_fractional'])
+      .where('firm_id', '=', firmId)
+      .execute();
+    const products = new Map<number, Product>(
+      productRows.map((p) => [
+        p.id,
+        { id: p.id, ticker: p.ticker, type: p.type as Product['type'], price: p.price_micros === null ? null : microsToPrice(p.price_micros), fractionalShares: p.allows_fractional === 1 },
+      ]),
+    );
+    const firmSubstitutions = (
+      await this.db.selectFrom('product_substitutions').select(['product_id', 'substitute_product_id']).where('firm_id', '=', firmId).where('account_id', 'is', null).execute()
+    ).map((s): Substitution => ({ productId: s.product_id, substituteProductId: s.substitute_product_id, scope: 'Firm' }));
+    const fallback = firm.default_asset_values === 'UseDefault' ? 'PendingTransactionsAndOrders' : firm.default_asset_values;
+    return { firmId, asOfDate, products, models: await this.models(firmId), firmSubstitutions, firmDefaultAssetValues: fallback as FirmContext['firmDefaultAssetValues'] };
+  }
+
+  /** Every model of the firm with targets and ordered equivalents (a firm has tens, not thousands). */
+  private async models(firmId: number): Promise<Map<number, Model>> {
+    const models = await this.db.selectFrom('models').selectAll().where('firm_id', '=', firmId).execute();
+    const allocations = await this.db.selectFrom('model_allocations').selectAll().where('firm_id', '=', firmId).orderBy('product_id').execute();
+    const equivalents = await this.db.selectFrom('model_equivalents').selectAll().where('firm_id', '=', firmId).orderBy('rank').execute();
+    const equivalentsOf = groupBy(equivalents, (e) => e.model_allocation_id);
+    const allocationsOf = groupBy(allocations, (a) => a.model_id);
+    return new Map(
+      models.map((m): [number, Model] => [
+        m.id,
+        {
+          id: m.id,
+          name: m.name,
+          cashTargetPercent: m.cash_target_pct,
+          cashUpperTolerance: m.cash_upper_pct,
+          targets: (allocationsOf.get(m.id) ?? []).map((a) => ({
+            productId: a.product_id,
+            targetPercent: a.target_pct,
+            lowerTolerance: a.lower_pct,
+            upperTolerance: a.upper_pct,
+            equivalents: (equivalentsOf.get(a.id) ?? []).map((e) => e.product_id),
+          })),
+        },
+      ]),
+    );
+  }
+
+  /** The accounts of `ids` that exist in the firm, each with its full snapshot. */
+  async accounts(context: FirmContext, ids: number[]): Promise<{ row: AccountRow; snapshot: AccountSnapshot }[]> {
+    if (ids.length === 0) return [];
+    return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => this.read(trx, context, ids));
+  }
+
+  private async read(trx: Transaction<Database>, context: FirmContext, ids: number[]) {
+    const { firmId } = context;
+    const accounts = await trx
+      .selectFrom('accounts')
+      .select(['id', 'registration_id', 'model_id', 'cash_cents', 'sleeve_target_pct', 'sleeve_tolerance_lower', 'sleeve_tolerance_upper'])
+      .where('firm_id', '=', firmId)
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .execute();
+    const found = accounts.map((a) => a.id);
+    if (found.length === 0) return [];
+    const positions = await trx
+      .selectFrom('positions')
+      .select(['id', 'account_id', 'product_id', 'shares_micros', 'cost_cents'])
+      .where('firm_id', '=', firmId)
+      .where('account_id', 'in', found)
+      .orderBy('product_id')
+      .execute();
+    const lots = await trx
+      .selectFrom('tax_lots as l')
+      .innerJoin('positions as p', 'p.id', 'l.position_id')
+      .select(['l.position_id', 'l.shares_micros', 'l.cost_cents', 'l.acquired_date'])
+      .where('p.firm_id', '=', firmId)
+      .where('p.account_id', 'in', found)
+      .orderBy('l.acquired_date')
+      .execute();
+    const pending = await trx
+      .selectFrom('pending_transactions')
+      .select(['account_id', 'product_id', 'type', 'shares_micros', 'amount_cents'])
+      .where('firm_id', '=', firmId)
+      .where('account_id', 'in', found)
+      .execute();
+    const orders = await trx
+      .selectFrom('trades')
+      .select(['account_id', 'product_id', 'side', 'shares_micros', 'amount_cents'])
+      .where('firm_id', '=', firmId)
+      .where('account_id', 'in', found)
+      .where('status', '=', 'Open')
+      .execute();
+    const accountSubstitutions = await trx
+      .selectFrom('product_substitutions')
+      .select(['account_id', 'product_id', 'substitute_product_id'])
+      .where('firm_id', '=', firmId)
+      .where('account_id', 'in', found)
+      .execute();
+    const blocks = await tradeBlocksForEngine(new TradeBlockRepository(trx), firmId, found, context.asOfDate);
+
+    const positionsOf = groupBy(positions, (p) => p.account_id);
+    const lotsOf = groupBy(lots, (l) => l.position_id);
+    const pendingOf = groupBy(pending, (p) => p.account_id);
+    const ordersOf = groupBy(orders, (o) => o.account_id);
+    const subsOf = groupBy(accountSubstitutions, (s) => s.account_id);
+
+    return accounts.map((row) => {
+      const snapshot: AccountSnapshot = {
+        accountId: row.id,
+        registrationId: row.registration_id,
+        asOfDate: context.asOfDate,
+        products: context.products,
+        custodialCash: centsToDollars(row.cash_cents),
+        positions: (positionsOf.get(row.id) ?? []).map(
+          (p): Position => ({
+            productId: p.product_id,
+            shares: microsToShares(p.shares_micros),
+            costBasis: centsToDollars(p.cost_cents),
+            taxLots: (lotsOf.get(p.id) ?? []).map((l): TaxLot => ({ shares: microsToShares(l.shares_micros), costBasis: centsToDollars(l.cost_cents), acquiredOn: l.acquired_date })),
+          }),
+        ),
+        pendingTransactions: (pendingOf.get(row.id) ?? []).map(
+          (p): PendingItem => ({
+            productId: p.product_id,
+            shares: (SHARES_OUT.has(p.type) ? -1 : 1) * microsToShares(p.shares_micros),
+            cash: (CASH_IN.has(p.type) ? 1 : -1) * centsToDollars(p.amount_cents),
+          }),
+        ),
+        openOrders: (ordersOf.get(row.id) ?? []).map(
+          (o): PendingItem => ({
+            productId: o.product_id,
+            shares: (o.side === 'Sell' ? -1 : 1) * microsToShares(o.shares_micros),
+            cash: (o.side === 'Sell' ? 1 : -1) * centsToDollars(o.amount_cents),
+          }),
+        ),
+        model: row.model_id === null ? null : (context.models.get(row.model_id) ?? null),
+        substitutions: [
+          ...(subsOf.get(row.id) ?? []).map((s): Substitution => ({ productId: s.product_id, substituteProductId: s.substitute_product_id, scope: 'Account' })),
+          ...context.firmSubstitutions,
+        ],
+        tradeBlocks: blocks.get(row.id) ?? [],
+        firmDefaultAssetValues: context.firmDefaultAssetValues,
+      };
+      return { row, snapshot };
+    });
+  }
+}

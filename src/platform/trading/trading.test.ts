@@ -1,0 +1,189 @@
+import { beforeAll, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/support/app.js';
+import { createTestBook, type TestBook } from '../../../test/support/book.js';
+import { describeEachDatabase } from '../../../test/support/databases.js';
+
+interface TradeOut {
+  accountId: number;
+  productId: number;
+  side: string;
+  action: string;
+  shares: number;
+  amount: number;
+  price: number;
+  status: string;
+  reason: string;
+}
+
+describeEachDatabase('rebalance jobs through the trading API', (database) => {
+  const t = useTestApp(database);
+  let book: TestBook;
+  let session: string;
+  beforeAll(async () => {
+    book = await createTestBook(t.db.kysely, t.firm.firmId, t.firm.representativeId);
+    session = await t.session('advisor');
+  });
+  const post = (url: string, payload: unknown, authorization = session) => t.app.inject({ method: 'POST', url, payload: payload as object, headers: { authorization } });
+  const get = (url: string, authorization = session) => t.app.inject({ url, headers: { authorization } });
+  const generate = async (request: object, wait = true) => {
+    const response = await post(`/api/Trading/GenerateTrades${wait ? '?wait=true' : ''}`, { routine: 'Rebalance', entity: 'Account', ...request });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as number;
+  };
+  const tradesOf = async (batchId: number): Promise<TradeOut[]> => {
+    const status = (await get(`/api/Trading/TradeGenerationStatus/${batchId}`)).json();
+    return (await get(`/api/Trading/TradeInstances/${status.tradeInstanceId}/Trades`)).json();
+  };
+
+  it('answers the trade definition filled from the firm\'s settings', async () => {
+    const response = await get('/api/Trading/TradeDefinition?routine=rebalance');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ reason: 'NeedReview', maxTrades: 1000, level: 'Account', entity: 'Account', routine: 'Rebalance', assetValues: 'PendingTransactionsAndOrders', roundingLogic: 'Default', useProductSubstitution: 'Use', includeCustodialCash: true, keys: [], amounts: [] });
+    expect((await get('/api/Trading/TradeDefinition?routine=quicktrade')).statusCode).toBe(400);
+  });
+
+  it('NeedReview with wait=true: Complete, trades stored as open orders, and a second run produces none', async () => {
+    const account = await book.account();
+    const batchId = await generate({ reason: 'NeedReview', keys: [account], notes: 'quarterly' });
+    const status = (await get(`/api/Trading/TradeGenerationStatus/${batchId}`)).json();
+    expect(status).toMatchObject({ id: batchId, status: 'Complete', isDone: true, totalItems: 1, itemsCompleted: 1, errorCount: 0, parentId: null, details: null, message: '' });
+    const trades = await tradesOf(batchId);
+    expect(trades.map((x) => [x.productId, x.action])).toEqual([
+      [book.products.VTI, 'SELL'],
+      [book.products.BND, 'BUY'],
+    ]);
+    for (const trade of trades) {
+      expect(trade.status).toBe('Open');
+      expect(trade.amount).toBeCloseTo(trade.shares * trade.price, 2);
+      expect(trade.reason).toMatch(/tolerance|target/);
+    }
+    const instance = (await get(`/api/Trading/TradeInstances/${status.tradeInstanceId}`)).json();
+    expect(instance).toMatchObject({ routine: 'Rebalance', notes: 'quarterly', status: 'Open', batchProcessingId: batchId, tradeCount: 2 });
+
+    const again = await generate({ reason: 'NeedReview', keys: [account] });
+    expect(await tradesOf(again)).toEqual([]);
+    expect((await get(`/api/Trading/TradeGenerationStatus/${again}`)).json().status).toBe('Complete');
+  });
+
+  it('Withdraw raises the amount in cash by selling', async () => {
+    const account = await book.account({ cash: 0, holdings: { VTI: 300, BND: 250 } });
+    const trades = await tradesOf(await generate({ reason: 'Withdraw', keys: [account], amounts: [10_000] }));
+    expect(trades.length).toBeGreaterThan(0);
+    expect(trades.every((x) => x.action === 'SELL')).toBe(true);
+    expect(trades.reduce((sum, x) => sum + x.amount, 0)).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it('Add spends the contribution buying', async () => {
+    const account = await book.account({ cash: 20_000, holdings: { VTI: 300, BND: 250 } });
+    const trades = await tradesOf(await generate({ reason: 'Add', keys: [account], amounts: [20_000] }));
+    expect(trades.length).toBeGreaterThan(0);
+    expect(trades.every((x) => x.action === 'BUY')).toBe(true);
+    const spent = trades.reduce((sum, x) => sum + x.amount, 0);
+    expect(spent).toBeGreaterThan(15_000);
+    expect(spent).toBeLessThanOrEqual(20_000);
+  });
+
+  it('Withdraw100Pct sells every position to zero', async () => {
+    const account = await book.account({ holdings: { VTI: 10, BND: 20, VXUS: 5 } });
+    const trades = await tradesOf(await generate({ reason: 'Withdraw100Pct', keys: [account] }));
+    expect(trades.map((x) => [x.productId, x.action, x.shares]).sort()).toEqual(
+      [
+        [book.products.VTI, 'SELL', 10],
+        [book.products.BND, 'SELL', 20],
+        [book.products.VXUS, 'SELL', 5],
+      ].sort(),
+    );
+  });
+
+  it('without wait returns at once; polling sees Complete', async () => {
+    const account = await book.account();
+    const batchId = await generate({ reason: 'NeedReview', keys: [account] }, false);
+    let status = (await get(`/api/Trading/TradeGenerationStatus/${batchId}`)).json();
+    for (let i = 0; i < 200 && !status.isDone; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      status = (await get(`/api/Trading/TradeGenerationStatus/${batchId}`)).json();
+    }
+    expect(status).toMatchObject({ status: 'Complete', isDone: true, itemsCompleted: 1 });
+  });
+
+  it('a batch with an unknown account ends Failed, names it in /Message, and the other accounts keep their trades', async () => {
+    const good = await book.account();
+    const noModel = await book.account({ modelId: null });
+    const batchId = await generate({ reason: 'NeedReview', keys: [good, 999_999, noModel] });
+    const status = (await get(`/api/Trading/TradeGenerationStatus/${batchId}`)).json();
+    expect(status).toMatchObject({ status: 'Failed', isDone: true, totalItems: 3, itemsCompleted: 3, errorCount: 2, parentId: status.tradeInstanceId });
+    expect(status.message).toMatch(/error/i);
+    const message = (await get(`/api/Trading/TradeGenerationStatus/${batchId}/Message`)).json();
+    expect(message).toMatchObject({ entityId: status.tradeInstanceId, entityEnum: 'TradeInstance', severity: 'Failed', severityCode: 2 });
+    const errors = message.details.filter((d: { severity: string }) => d.severity === 'Error');
+    expect(errors).toContainEqual({ severityCode: 0, severity: 'Error', message: 'account 999999 does not exist', entityEnum: 'Account', entityId: 999_999 });
+    expect(errors.some((d: { entityId: number }) => d.entityId === noModel)).toBe(true);
+    expect((await tradesOf(batchId)).every((x) => x.accountId === good)).toBe(true);
+    expect((await tradesOf(batchId)).length).toBeGreaterThan(0);
+  });
+
+  it('rebalances a trade group and a model aggregate by expanding them into their accounts', async () => {
+    const a = await book.account();
+    const b = await book.account();
+    const group = await t.db.kysely.insertInto('trade_groups').values({ firm_id: t.firm.firmId, name: 'Group' }).returning('id').executeTakeFirstOrThrow();
+    await t.db.kysely.insertInto('trade_group_accounts').values([a, b].map((account_id) => ({ firm_id: t.firm.firmId, trade_group_id: group.id, account_id }))).execute();
+    const viaGroup = (await get(`/api/Trading/TradeGenerationStatus/${await generate({ reason: 'NeedReview', entity: 'TradeGroup', keys: [group.id] })}`)).json();
+    expect(viaGroup).toMatchObject({ status: 'Complete', totalItems: 2 });
+
+    const agg = await t.db.kysely.insertInto('model_aggs').values({ firm_id: t.firm.firmId, name: 'Agg' }).returning('id').executeTakeFirstOrThrow();
+    await t.db.kysely.insertInto('model_agg_models').values({ firm_id: t.firm.firmId, model_agg_id: agg.id, model_id: book.modelId, weight_pct: 100 }).execute();
+    const viaAgg = (await get(`/api/Trading/TradeGenerationStatus/${await generate({ reason: 'NeedReview', entity: 'ModelAgg', keys: [agg.id] })}`)).json();
+    expect(viaAgg.status).toBe('Complete');
+    expect(viaAgg.totalItems).toBeGreaterThanOrEqual(2);
+  });
+
+  it('refuses bad requests with a 400 naming the field and creates no batch', async () => {
+    const account = await book.account();
+    const before = await t.db.kysely.selectFrom('batches').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const cases: [object, string, RegExp][] = [
+      [{ reason: 'Rebalance', keys: [account] }, 'reason', /must be one of NeedReview, Withdraw, Add, Withdraw100Pct/],
+      [{ reason: 'NeedReview', keys: [account], roundingLogic: 'Up' }, 'roundingLogic', /must be one of/],
+      [{ reason: 'NeedReview', keys: [] }, 'keys', /fewer than 1/],
+      [{ reason: 'Withdraw', keys: [account], amounts: [] }, 'amounts', /one amount per key/],
+      [{ reason: 'Withdraw', keys: [account, account + 1], amounts: [100] }, 'amounts', /one amount per key/],
+      [{ reason: 'Add', entity: 'TradeGroup', keys: [1], amounts: [100] }, 'entity', /only Account/],
+      [{ reason: 'Add', keys: [account], amounts: [-5] }, 'amounts[0]', /must be >= 0/],
+      [{ reason: 'NeedReview', entity: 'TradeGroup', keys: [424242] }, 'keys[0]', /TradeGroup 424242 does not exist/],
+      [{ reason: 'NeedReview', entity: 'Portfolio', keys: [1] }, 'entity', /must be one of/],
+    ];
+    for (const [payload, field, message] of cases) {
+      const response = await post('/api/Trading/GenerateTrades', { routine: 'Rebalance', entity: 'Account', ...payload });
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      const problem = response.json().errors.find((e: { field: string }) => e.field === field);
+      expect(problem, `${JSON.stringify(payload)} → ${response.body}`).toBeDefined();
+      expect(problem.message).toMatch(message);
+    }
+    expect((await post('/api/Trading/GenerateTrades', { routine: 'Trade', reason: 'NeedReview', entity: 'Account', keys: [account] })).json().errors[0].field).toBe('routine');
+    const after = await t.db.kysely.selectFrom('batches').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+
+  it('cancels a trade instance: its trades stop counting and the next rebalance trades again', async () => {
+    const account = await book.account();
+    const first = await generate({ reason: 'NeedReview', keys: [account] });
+    const instanceId = (await get(`/api/Trading/TradeGenerationStatus/${first}`)).json().tradeInstanceId;
+    const cancelled = await post(`/api/Trading/TradeInstances/${instanceId}/Action/Cancel`, {});
+    expect(cancelled.statusCode).toBe(200);
+    expect(cancelled.json()).toMatchObject({ status: 'Cancelled', cancelledBy: t.firm.users.advisor.userName });
+    expect((await tradesOf(first)).every((x) => x.status === 'Cancelled')).toBe(true);
+    expect((await tradesOf(await generate({ reason: 'NeedReview', keys: [account] }))).length).toBeGreaterThan(0);
+    expect((await get('/api/Trading/TradeInstances?$top=5')).json()[0].id).toBeGreaterThan(instanceId);
+  });
+
+  it('keeps batches and instances to their firm and checks privileges', async () => {
+    const account = await book.account();
+    const batchId = await generate({ reason: 'NeedReview', keys: [account] });
+    const stranger = await t.session('admin', 'otherFirm');
+    expect((await get(`/api/Trading/TradeGenerationStatus/${batchId}`, stranger)).statusCode).toBe(404);
+    expect((await get(`/api/Trading/TradeGenerationStatus/${batchId}/Message`, stranger)).statusCode).toBe(404);
+    // Another firm's account id is an unknown account there: the batch fails and touches nothing.
+    const foreign = (await post('/api/Trading/GenerateTrades?wait=true', { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: [account] }, stranger)).json();
+    expect((await get(`/api/Trading/TradeGenerationStatus/${foreign}`, stranger)).json()).toMatchObject({ status: 'Failed', errorCount: 1 });
+    expect((await post('/api/Trading/GenerateTrades', { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: [account] }, await t.session('reader'))).statusCode).toBe(403);
+  });
+});
