@@ -9,6 +9,7 @@ import { authRoutes } from './auth/routes.js';
 import { bookRoutes } from './book/routes.js';
 import { legacyAccountRoutes } from './trade-blocks/legacy-routes.js';
 import { tradeBlockRoutes } from './trade-blocks/routes.js';
+import { transactionRoutes } from './transactions/routes.js';
 import { tradingRoutes } from './trading/routes.js';
 
 /**
@@ -30,6 +31,7 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
     await secured.register(oauthRoutes, { oauth: services.oauth, basePath });
     for (const prefix of ['/v1', '']) {
       await secured.register(bookRoutes, { prefix, verbose: services.verbose, holdings: services.holdings });
+      await secured.register(transactionRoutes, { prefix, db: services.db.kysely, clock: services.clock });
       await secured.register(tradingRoutes, { prefix, trading: services.trading, quickTrades: services.quickTrades });
     }
     // Section 4.2 writes the trade block paths (and rule 7's account paths) with /v1 only.

@@ -5,8 +5,16 @@ import type { Clock } from '../shared/clock.js';
 import { RestrictedPlanRepository } from './restricted-plans/repository.js';
 import { restrictedPlanRoutes } from './restricted-plans/routes.js';
 import { RestrictedPlanService } from './restricted-plans/service.js';
+import { CashNeedsService } from './set-aside-cash/cash-needs.js';
+import { CashNeedsRepository, SetAsideRepository } from './set-aside-cash/repository.js';
+import { setAsideRoutes } from './set-aside-cash/routes.js';
+import { SetAsideService } from './set-aside-cash/service.js';
 
 /** The rebalancing application's data (issue 7): restricted plans, set aside cash, models and teams. */
 export const rebalancerDataRoutes: FastifyPluginAsync<{ db: Kysely<Database>; clock: Clock }> = async (app, { db, clock }) => {
   await app.register(restrictedPlanRoutes, { plans: new RestrictedPlanService(new RestrictedPlanRepository(db), clock) });
+  await app.register(setAsideRoutes, {
+    setAsides: new SetAsideService(new SetAsideRepository(db), clock),
+    cashNeeds: new CashNeedsService(new CashNeedsRepository(db), clock),
+  });
 };

@@ -93,7 +93,7 @@ describeEachDatabase('restricted plans (section 4.3)', (database) => {
   });
 
   it('edits a plan: listed securities added or rewritten, deletedSecurities removed (required, may be empty), others kept', async () => {
-    const [a, b, c] = products as [{ id: number }, { id: number }, { id: number }];
+    const [a, b, c] = products.map((p) => p.id).map((id) => ({ id })) as [{ id: number }, { id: number }, { id: number }];
     const created = (await call('POST', '/v1/restrictedPlans', plan([{ securityId: a.id, buyPriorityId: 3, buyPriority: 'Can Buy' }, { securityId: b.id }]))).json();
     const edit = (securities: object, extra: object = {}) => call('PUT', `/v1/restrictedPlans?id=${created.id}`, { id: created.id, name: created.name, securities, ...extra });
     const missing = await edit({ securities: [] });
@@ -117,7 +117,7 @@ describeEachDatabase('restricted plans (section 4.3)', (database) => {
   });
 
   it('refuses bad input with a 400 naming the field', async () => {
-    const [a] = products as [{ id: number }];
+    const [a] = products.map((p) => ({ id: p.id })) as [{ id: number }];
     const taken = (await call('POST', '/v1/restrictedPlans', plan([], { externalPlanId: 'TAKEN' }))).json();
     const cases: [object, string, RegExp][] = [
       [{ securities: { securities: [] } }, 'name', /required/],

@@ -1,0 +1,41 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { responses } from '../../http/problem.js';
+import type { Clock } from '../../shared/clock.js';
+import { principalOf } from '../auth/hook.js';
+import { Privilege } from '../auth/privileges.js';
+import { TransactionRepository } from './repository.js';
+import { RecordedTransaction, TransactionInput, TransactionRecord } from './schemas.js';
+import { TransactionService } from './service.js';
+
+const tags = ['Portfolio'];
+const Params = Type.Object({ accountId: Type.Integer({ minimum: 1 }) });
+
+/** Account transactions (distributions, merges out, fees, …) recorded through the portfolio API. */
+export const transactionRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>; clock: Clock }> = async (app, { db, clock }) => {
+  const transactions = new TransactionService(new TransactionRepository(db), clock);
+  app.get(
+    '/Portfolio/Accounts/:accountId/Transactions',
+    {
+      config: { privilege: Privilege.PortfolioRead },
+      schema: { tags, summary: 'The account\'s recorded transactions, newest first', params: Params, response: responses({ 200: Type.Array(TransactionRecord) }, [401, 403, 404]) },
+    },
+    async (request) => transactions.list(principalOf(request).firmId, request.params.accountId),
+  );
+  app.post(
+    '/Portfolio/Accounts/:accountId/Transactions',
+    {
+      config: { privilege: Privilege.PortfolioEdit },
+      schema: {
+        tags,
+        summary: 'Record a transaction; Distribution, MergeOut and Fee expire the set aside cash waiting for them',
+        params: Params,
+        body: TransactionInput,
+        response: responses({ 200: RecordedTransaction }, [401, 403, 404]),
+      },
+    },
+    async (request) => transactions.record(principalOf(request), request.params.accountId, request.body),
+  );
+};

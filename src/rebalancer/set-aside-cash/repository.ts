@@ -1,0 +1,90 @@
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { Database, SetAsideCashTable } from '../../db/schema.js';
+
+export class SetAsideRepository {
+  constructor(readonly db: Kysely<Database>) {}
+
+  transaction<T>(work: (repository: SetAsideRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx: Transaction<Database>) => work(new SetAsideRepository(trx)));
+  }
+
+  async accountExists(firmId: number, accountId: number): Promise<boolean> {
+    return (await this.db.selectFrom('accounts').select('id').where('firm_id', '=', firmId).where('id', '=', accountId).executeTakeFirst()) !== undefined;
+  }
+
+  records(firmId: number, accountId: number) {
+    return this.db
+      .selectFrom('set_aside_cash')
+      .selectAll()
+      .where('firm_id', '=', firmId)
+      .where('account_id', '=', accountId)
+      .where('is_deleted', '=', 0)
+      .orderBy('id')
+      .execute();
+  }
+
+  record(firmId: number, accountId: number, id: number) {
+    return this.db
+      .selectFrom('set_aside_cash')
+      .selectAll()
+      .where('firm_id', '=', firmId)
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('is_deleted', '=', 0)
+      .executeTakeFirst();
+  }
+
+  async insert(row: Insertable<SetAsideCashTable>): Promise<number> {
+    return (await this.db.insertInto('set_aside_cash').values(row).returning('id').executeTakeFirstOrThrow()).id;
+  }
+
+  async update(firmId: number, id: number, row: Updateable<SetAsideCashTable>) {
+    await this.db.updateTable('set_aside_cash').set(row).where('firm_id', '=', firmId).where('id', '=', id).execute();
+  }
+
+  /** Unexpired Transaction-type records of the account waiting for this kind of transaction. */
+  waitingFor(firmId: number, accountId: number, transactionType: number, tradeDate: string) {
+    return this.db
+      .selectFrom('set_aside_cash')
+      .selectAll()
+      .where('firm_id', '=', firmId)
+      .where('account_id', '=', accountId)
+      .where('is_deleted', '=', 0)
+      .where('is_expired', '=', 0)
+      .where('expiration_type_id', '=', 2)
+      .where('expiration_transaction_type_id', '=', transactionType)
+      .where('start_date', '<=', tradeDate)
+      .orderBy('id')
+      .execute();
+  }
+}
+
+/** The reads of the cash needs report, batched by account ids. */
+export class CashNeedsRepository {
+  constructor(readonly db: Kysely<Database>) {}
+
+  activeAccounts(firmId: number) {
+    return this.db
+      .selectFrom('accounts')
+      .select(['id', 'number', 'name', 'model_id', 'cash_cents'])
+      .where('firm_id', '=', firmId)
+      .where('is_active', '=', 1)
+      .orderBy('id')
+      .execute();
+  }
+
+  holdings(firmId: number, accountIds: number[]) {
+    return this.db
+      .selectFrom('positions as p')
+      .innerJoin('products as pr', 'pr.id', 'p.product_id')
+      .select(['p.account_id', 'p.shares_micros', 'pr.price_micros'])
+      .where('p.firm_id', '=', firmId)
+      .where('p.account_id', 'in', accountIds)
+      .execute();
+  }
+
+  async cashTargets(firmId: number): Promise<Map<number, number>> {
+    const rows = await this.db.selectFrom('models').select(['id', 'cash_target_pct']).where('firm_id', '=', firmId).execute();
+    return new Map(rows.map((r) => [r.id, Number(r.cash_target_pct)]));
+  }
+}

@@ -1,0 +1,54 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { responses } from '../../http/problem.js';
+import { principalOf } from '../../platform/auth/hook.js';
+import { Privilege } from '../../platform/auth/privileges.js';
+import type { CashNeedsService } from './cash-needs.js';
+import { AccountParams, CashNeed, DeleteResult, RecordParams, SetAsideDetail, SetAsideInput, SetAsideListItem } from './schemas.js';
+import type { SetAsideService } from './service.js';
+
+const read = { privilege: Privilege.PortfolioRead };
+const edit = { privilege: Privilege.PortfolioEdit };
+const tags = ['Set aside cash'];
+// Section 4.6 spells the segment `asidecash`.
+const root = '/v1/account/accounts/:eclipseAccountId/asidecash';
+
+export const setAsideRoutes: FastifyPluginAsyncTypebox<{ setAsides: SetAsideService; cashNeeds: CashNeedsService }> = async (app, { setAsides, cashNeeds }) => {
+  app.get(
+    root,
+    { config: read, schema: { tags, summary: 'The account\'s set aside cash records (deleted ones left out)', params: AccountParams, response: responses({ 200: Type.Array(SetAsideListItem) }, [401, 403, 404]) } },
+    async (request) => setAsides.list(principalOf(request).firmId, request.params.eclipseAccountId),
+  );
+  app.get(
+    `${root}/:setAsideCashId`,
+    { config: read, schema: { tags, summary: 'One set aside cash record', params: RecordParams, response: responses({ 200: SetAsideDetail }, [401, 403, 404]) } },
+    async (request) => setAsides.get(principalOf(request).firmId, request.params.eclipseAccountId, request.params.setAsideCashId),
+  );
+  app.post(
+    root,
+    { config: edit, schema: { tags, summary: 'Create a set aside cash record', params: AccountParams, body: SetAsideInput, response: responses({ 200: SetAsideDetail }, [401, 403, 404]) } },
+    async (request) => setAsides.create(principalOf(request), request.params.eclipseAccountId, request.body),
+  );
+  app.put(
+    `${root}/:setAsideCashId`,
+    { config: edit, schema: { tags, summary: 'Rewrite a set aside cash record from the create body', params: RecordParams, body: SetAsideInput, response: responses({ 200: SetAsideDetail }, [401, 403, 404]) } },
+    async (request) => setAsides.update(principalOf(request), request.params.eclipseAccountId, request.params.setAsideCashId, request.body),
+  );
+  app.delete(
+    `${root}/:setAsideCashId`,
+    { config: edit, schema: { tags, summary: 'Remove a set aside cash record', params: RecordParams, response: responses({ 200: DeleteResult }, [401, 403, 404]) } },
+    async (request) => setAsides.remove(principalOf(request), request.params.eclipseAccountId, request.params.setAsideCashId),
+  );
+  app.get(
+    '/v1/account/cashneeds',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Accounts whose cash is below their protected cash plus model cash target, largest shortfall first',
+        response: responses({ 200: Type.Array(CashNeed) }, [401, 403]),
+      },
+    },
+    async (request) => cashNeeds.report(principalOf(request).firmId),
+  );
+};
