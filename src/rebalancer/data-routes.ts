@@ -2,6 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
+import { ModelRepository } from './models/repository.js';
+import { modelRoutes } from './models/routes.js';
+import { ModelService } from './models/service.js';
 import { RestrictedPlanRepository } from './restricted-plans/repository.js';
 import { restrictedPlanRoutes } from './restricted-plans/routes.js';
 import { RestrictedPlanService } from './restricted-plans/service.js';
@@ -17,4 +20,5 @@ export const rebalancerDataRoutes: FastifyPluginAsync<{ db: Kysely<Database>; cl
     setAsides: new SetAsideService(new SetAsideRepository(db), clock),
     cashNeeds: new CashNeedsService(new CashNeedsRepository(db), clock),
   });
+  await app.register(modelRoutes, { models: new ModelService(new ModelRepository(db), clock) });
 };

@@ -1,0 +1,126 @@
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { Database, ModelTable } from '../../db/schema.js';
+
+export class ModelRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  transaction<T>(work: (repository: ModelRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx: Transaction<Database>) => work(new ModelRepository(trx)));
+  }
+
+  models(firmId: number, ids?: number[]) {
+    let query = this.db.selectFrom('models').selectAll().where('firm_id', '=', firmId);
+    if (ids) {
+      if (ids.length === 0) return Promise.resolve([]);
+      query = query.where('id', 'in', ids);
+    }
+    return query.orderBy('name').orderBy('id').execute();
+  }
+
+  model(firmId: number, id: number) {
+    return this.db.selectFrom('models').selectAll().where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
+  }
+
+  async nameHolder(firmId: number, name: string, exceptId: number | null) {
+    let query = this.db.selectFrom('models').select('id').where('firm_id', '=', firmId).where('name', '=', name);
+    if (exceptId !== null) query = query.where('id', '<>', exceptId);
+    return query.executeTakeFirst();
+  }
+
+  allocations(firmId: number, modelId: number) {
+    return this.db
+      .selectFrom('model_allocations as a')
+      .innerJoin('products as p', 'p.id', 'a.product_id')
+      .select(['a.id', 'a.product_id', 'a.target_pct', 'a.lower_pct', 'a.upper_pct', 'p.ticker'])
+      .where('a.firm_id', '=', firmId)
+      .where('a.model_id', '=', modelId)
+      .orderBy('p.ticker')
+      .execute();
+  }
+
+  equivalents(firmId: number, allocationIds: number[]) {
+    if (allocationIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('model_equivalents')
+      .select(['model_allocation_id', 'product_id'])
+      .where('firm_id', '=', firmId)
+      .where('model_allocation_id', 'in', allocationIds)
+      .orderBy('rank')
+      .execute();
+  }
+
+  /** model id → team ids, for the given models. */
+  async teamsOf(firmId: number, modelIds: number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>(modelIds.map((id) => [id, []]));
+    if (modelIds.length === 0) return out;
+    const rows = await this.db.selectFrom('model_teams').select(['model_id', 'team_id']).where('firm_id', '=', firmId).where('model_id', 'in', modelIds).orderBy('team_id').execute();
+    for (const row of rows) out.get(row.model_id)?.push(row.team_id);
+    return out;
+  }
+
+  async teamsOfUser(firmId: number, userId: number): Promise<Set<number>> {
+    const rows = await this.db.selectFrom('team_users').select('team_id').where('firm_id', '=', firmId).where('user_id', '=', userId).execute();
+    return new Set(rows.map((r) => r.team_id));
+  }
+
+  teams(firmId: number, ids?: number[]) {
+    let query = this.db.selectFrom('teams').select(['id', 'name']).where('firm_id', '=', firmId);
+    if (ids) {
+      if (ids.length === 0) return Promise.resolve([]);
+      query = query.where('id', 'in', ids);
+    }
+    return query.orderBy('name').orderBy('id').execute();
+  }
+
+  async modelsOfTeam(firmId: number, teamId: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('model_teams').select('model_id').where('firm_id', '=', firmId).where('team_id', '=', teamId).orderBy('model_id').execute();
+    return rows.map((r) => r.model_id);
+  }
+
+  async existingProducts(firmId: number, ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.selectFrom('products').select('id').where('firm_id', '=', firmId).where('id', 'in', ids).execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async insertModel(row: Insertable<ModelTable>): Promise<number> {
+    return (await this.db.insertInto('models').values(row).returning('id').executeTakeFirstOrThrow()).id;
+  }
+
+  async updateModel(firmId: number, id: number, row: Updateable<ModelTable>) {
+    await this.db.updateTable('models').set(row).where('firm_id', '=', firmId).where('id', '=', id).execute();
+  }
+
+  /** The whole allocation is replaced: equivalents hang off allocation rows. */
+  async replaceTargets(firmId: number, modelId: number, targets: { productId: number; target: number; lower: number; upper: number; equivalents: number[] }[]) {
+    const old = await this.db.selectFrom('model_allocations').select('id').where('firm_id', '=', firmId).where('model_id', '=', modelId).execute();
+    if (old.length > 0) {
+      await this.db.deleteFrom('model_equivalents').where('model_allocation_id', 'in', old.map((o) => o.id)).execute();
+      await this.db.deleteFrom('model_allocations').where('firm_id', '=', firmId).where('model_id', '=', modelId).execute();
+    }
+    for (const t of targets) {
+      const { id } = await this.db
+        .insertInto('model_allocations')
+        .values({ firm_id: firmId, model_id: modelId, product_id: t.productId, target_pct: t.target, lower_pct: t.lower, upper_pct: t.upper })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (t.equivalents.length > 0) {
+        await this.db
+          .insertInto('model_equivalents')
+          .values(t.equivalents.map((productId, rank) => ({ firm_id: firmId, model_allocation_id: id, product_id: productId, rank: rank + 1 })))
+          .execute();
+      }
+    }
+  }
+
+  async replaceTeams(firmId: number, modelId: number, teamIds: number[]) {
+    await this.db.deleteFrom('model_teams').where('firm_id', '=', firmId).where('model_id', '=', modelId).execute();
+    if (teamIds.length > 0) await this.db.insertInto('model_teams').values(teamIds.map((teamId) => ({ firm_id: firmId, model_id: modelId, team_id: teamId }))).execute();
+  }
+
+  async attach(firmId: number, teamId: number, modelIds: number[]) {
+    const held = new Set(await this.modelsOfTeam(firmId, teamId));
+    const fresh = modelIds.filter((id) => !held.has(id));
+    if (fresh.length > 0) await this.db.insertInto('model_teams').values(fresh.map((modelId) => ({ firm_id: firmId, model_id: modelId, team_id: teamId }))).execute();
+  }
+}

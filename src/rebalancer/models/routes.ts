@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { responses } from '../../http/problem.js';
+import { principalOf } from '../../platform/auth/hook.js';
+import { Privilege } from '../../platform/auth/privileges.js';
+import { AttachBody, ModelCreate, ModelParams, ModelRecord, ModelUpdate, TeamItem, TeamModels, TeamParams, TeamsQuery } from './schemas.js';
+import type { ModelService } from './service.js';
+
+const read = { privilege: Privilege.PortfolioRead };
+const edit = { privilege: Privilege.PortfolioEdit };
+const tags = ['Models and teams'];
+
+/** Section 4.10 plus the model reads and writes a firm needs to maintain its models. */
+export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService }> = async (app, { models }) => {
+  app.get(
+    '/v1/modeling/models',
+    { config: read, schema: { tags, summary: 'The models the caller may see', response: responses({ 200: Type.Array(ModelRecord) }, [401, 403]) } },
+    async (request) => models.list(principalOf(request)),
+  );
+  app.get(
+    '/v1/modeling/models/:modelId',
+    { config: read, schema: { tags, summary: 'One model with its targets, equivalents, cash target and teams', params: ModelParams, response: responses({ 200: ModelRecord }, [401, 403, 404]) } },
+    async (request) => models.get(principalOf(request), request.params.modelId),
+  );
+  app.get(
+    '/v1/modeling/models/:modelId/teams',
+    { config: read, schema: { tags, summary: 'The teams that may see the model', params: ModelParams, querystring: TeamsQuery, response: responses({ 200: Type.Array(TeamItem) }, [401, 403, 404]) } },
+    async (request) => models.teams(principalOf(request), request.params.modelId),
+  );
+  app.post(
+    '/v1/modeling/models',
+    { config: edit, schema: { tags, summary: 'Create a model; targets and cash total 100%', body: ModelCreate, response: responses({ 200: ModelRecord }, [401, 403]) } },
+    async (request) => models.create(principalOf(request), request.body),
+  );
+  app.put(
+    '/v1/modeling/models/:modelId',
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: 'Update a model; teamIds is the complete set of teams, omitted targets and cash fields keep their values',
+        params: ModelParams,
+        body: ModelUpdate,
+        response: responses({ 200: ModelRecord }, [401, 403, 404]),
+      },
+    },
+    async (request) => models.update(principalOf(request), request.params.modelId, request.body),
+  );
+  app.get(
+    '/v1/admin/teams',
+    { config: read, schema: { tags, summary: 'The firm\'s teams', response: responses({ 200: Type.Array(TeamItem) }, [401, 403]) } },
+    async (request) => models.allTeams(principalOf(request).firmId),
+  );
+  app.post(
+    '/v1/admin/teams/:teamId/Models',
+    { config: edit, schema: { tags, summary: 'Attach models to a team', params: TeamParams, body: AttachBody, response: responses({ 200: TeamModels }, [401, 403, 404]) } },
+    async (request) => models.attach(principalOf(request), request.params.teamId, request.body.modelIds),
+  );
+};

@@ -1,0 +1,71 @@
+import { Type, type Static } from 'typebox';
+
+const Percent = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
+const Ids = (description: string) => Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000, description });
+
+export const ModelTargetInput = Type.Object({
+  productId: Type.Integer({ minimum: 1 }),
+  targetPercent: Type.Number({ exclusiveMinimum: 0, maximum: 100 }),
+  lowerTolerance: Type.Optional(Percent('Percentage points below the target before it is out of tolerance; default 0')),
+  upperTolerance: Type.Optional(Percent('Percentage points above the target; default 0')),
+  equivalents: Type.Optional(Ids('Ordered alternates; holding one counts toward this target')),
+});
+
+const ModelFields = {
+  name: Type.String({ maxLength: 200 }),
+  description: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+  isActive: Type.Optional(Type.Boolean()),
+  cashTargetPercent: Type.Optional(Percent('Default 0 on create')),
+  cashLowerTolerance: Type.Optional(Percent('Default 0 on create')),
+  cashUpperTolerance: Type.Optional(Percent('Cash above target + this is invested; default 0 on create')),
+  targets: Type.Optional(Type.Array(ModelTargetInput, { maxItems: 2000, description: 'The whole allocation; with the cash target it totals 100%' })),
+};
+
+export const ModelCreate = Type.Object({
+  id: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 0, maximum: 0 })])),
+  ...ModelFields,
+  teamIds: Type.Optional(Ids('Teams that may see the model; none: every user of the firm')),
+});
+
+export const ModelUpdate = Type.Object({
+  id: Type.Optional(Type.Integer({ minimum: 1 })),
+  ...ModelFields,
+  teamIds: Ids('The complete set of teams; teams left out lose access'),
+});
+
+export const ModelTargetRecord = Type.Object({
+  productId: Type.Integer(),
+  ticker: Type.String(),
+  targetPercent: Type.Number(),
+  lowerTolerance: Type.Number(),
+  upperTolerance: Type.Number(),
+  equivalents: Type.Array(Type.Integer()),
+});
+
+export const ModelRecord = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  isActive: Type.Integer({ minimum: 0, maximum: 1 }),
+  cashTargetPercent: Type.Number(),
+  cashLowerTolerance: Type.Number(),
+  cashUpperTolerance: Type.Number(),
+  teamIds: Type.Array(Type.Integer()),
+  targets: Type.Array(ModelTargetRecord),
+  createdOn: Type.String(),
+  createdBy: Type.String(),
+  editedOn: Type.String(),
+  editedBy: Type.String(),
+});
+
+export const TeamItem = Type.Object({ id: Type.Integer(), name: Type.String() });
+export const ModelParams = Type.Object({ modelId: Type.Integer({ minimum: 1 }) });
+export const TeamParams = Type.Object({ teamId: Type.Integer({ minimum: 1 }) });
+export const TeamsQuery = Type.Object({ isEditModel: Type.Optional(Type.Boolean()) });
+export const AttachBody = Type.Object({ modelIds: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000 }) });
+export const TeamModels = Type.Object({ teamId: Type.Integer(), modelIds: Type.Array(Type.Integer()) });
+
+export type ModelTargetInput = Static<typeof ModelTargetInput>;
+export type ModelCreate = Static<typeof ModelCreate>;
+export type ModelUpdate = Static<typeof ModelUpdate>;
+export type ModelRecord = Static<typeof ModelRecord>;
