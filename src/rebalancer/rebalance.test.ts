@@ -1,0 +1,150 @@
+import { beforeAll, expect, it } from 'vitest';
+import { useTestApp } from '../../test/support/app.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
+import { type AccountSnapshot, type Product, type RebalanceOptions, rebalanceAccount } from '../engine/index.js';
+import { loadModels, loadRebalancerInputs } from './inputs.js';
+import { addPosition, createAccount, createProduct, rebalancerSession } from './test-support.js';
+
+/**
+ * The data written through the rebalancing application's routes, read back with
+ * loadRebalancerInputs and loadModels into the engine, as every rebalance does.
+ */
+describeEachDatabase('rebalances read plans, priorities, protected cash and models from the tables', (database) => {
+  const t = useTestApp(database);
+  let admin: string;
+  const ids = {} as Record<'VTI' | 'BND' | 'ALT' | 'OUT', number>;
+  let modelId: number;
+  const asOf = new Date().toISOString().slice(0, 10);
+  const post = async (url: string, payload: object) => {
+    const response = await t.app.inject({ method: 'POST', url: `/rebalancer${url}`, payload, headers: { authorization: admin } });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+
+  beforeAll(async () => {
+    admin = await rebalancerSession(t);
+    const k = t.db.kysely;
+    ids.VTI = (await createProduct(k, t.firm.firmId, 200)).id;
+    ids.BND = (await createProduct(k, t.firm.firmId, 80)).id;
+    ids.ALT = (await createProduct(k, t.firm.firmId, 50)).id;
+    ids.OUT = (await createProduct(k, t.firm.firmId, 100)).id;
+    // 60% VTI, 38% BND (ALT its equivalent), 2% cash: written through the model route.
+    modelId = (
+      await post('/v1/modeling/models', {
+        name: 'Balanced 60/38',
+        cashTargetPercent: 2,
+        targets: [
+          { productId: ids.VTI, targetPercent: 60, lowerTolerance: 2, upperTolerance: 2 },
+          { productId: ids.BND, targetPercent: 38, lowerTolerance: 2, upperTolerance: 2, equivalents: [ids.ALT] },
+        ],
+      })
+    ).id;
+  });
+
+  async function rebalance(accountId: number, options: RebalanceOptions = { reason: 'NeedReview' }) {
+    const k = t.db.kysely;
+    const inputs = await loadRebalancerInputs(k, t.firm.firmId, [accountId], asOf);
+    const models = await loadModels(k, t.firm.firmId, [modelId]);
+    const account = await k.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+    const positions = await k.selectFrom('positions').selectAll().where('account_id', '=', accountId).execute();
+    const productRows = await k.selectFrom('products').selectAll().where('firm_id', '=', t.firm.firmId).execute();
+    const products = new Map<number, Product>(productRows.map((p) => [p.id, { id: p.id, ticker: p.ticker, type: p.type as Product['type'], price: Number(p.price_micros) / 1e6, fractionalShares: false }]));
+    const planId = inputs.planOfAccount.get(accountId);
+    const snapshot: AccountSnapshot = {
+      accountId,
+      asOfDate: asOf,
+      products,
+      positions: positions.map((p) => ({ productId: p.product_id, shares: Number(p.shares_micros) / 1e6, costBasis: Number(p.cost_cents) / 100 })),
+      custodialCash: Number(account.cash_cents) / 100,
+      model: account.model_id === null ? null : (models.get(account.model_id) ?? null),
+      restrictedPlan: planId === undefined ? null : inputs.restrictedPlans.get(planId),
+      doNotBuyGroupEquivalency: inputs.doNotBuyGroupEquivalency,
+      setAsideCash: inputs.setAsideCash.get(accountId),
+    };
+    return rebalanceAccount(snapshot, { assetValues: 'Current', includeCustodialCash: true, ...options });
+  }
+
+  async function assignPlan(accountId: number, planId: number | null) {
+    const platform = await t.session('admin');
+    const record = (await t.app.inject({ url: `/api/v1/Portfolio/Accounts/Verbose/${accountId}`, headers: { authorization: platform } })).json();
+    const response = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/Portfolio/Accounts/Verbose/${accountId}`,
+      payload: { registrationId: record.registrationId, number: record.number, name: record.name, custodian: record.custodian, restrictedPlanId: planId },
+      headers: { authorization: platform },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+  }
+
+  it('an account in a restricted plan buys only plan securities, and the plan equivalent of a model product outside it', async () => {
+    const plan = await post('/v1/restrictedPlans', { name: 'No BND', securities: { securities: [{ securityId: ids.VTI }, { securityId: ids.ALT }] } });
+    const accountId = await createAccount(t.db.kysely, t.firm.firmId, { cash: 100_000, modelId });
+    await assignPlan(accountId, plan.id);
+    const result = await rebalance(accountId);
+    const bought = new Set(result.trades.filter((x) => x.side === 'Buy').map((x) => x.productId));
+    expect([...bought].sort()).toEqual([ids.VTI, ids.ALT].sort());
+    expect(bought.has(ids.BND)).toBe(false);
+
+    // The same account without its plan buys the model product itself.
+    await assignPlan(accountId, null);
+    const free = await rebalance(accountId);
+    expect(free.trades.filter((x) => x.side === 'Buy').map((x) => x.productId).sort()).toEqual([ids.VTI, ids.BND].sort());
+  });
+
+  it('a Do Not Sell security of the plan is never sold, not even on a full liquidation', async () => {
+    const plan = await post('/v1/restrictedPlans', {
+      name: 'Keep OUT',
+      securities: { securities: [{ securityId: ids.VTI }, { securityId: ids.BND }, { securityId: ids.OUT, sellPriorityId: 1, sellPriority: 'Do Not Sell' }] },
+    });
+    const accountId = await createAccount(t.db.kysely, t.firm.firmId, { cash: 0, modelId });
+    await addPosition(t.db.kysely, t.firm.firmId, accountId, ids.OUT, 200, 15_000);
+    await addPosition(t.db.kysely, t.firm.firmId, accountId, ids.VTI, 10, 2_000);
+    // Without the plan OUT (not in the model) is sold.
+    expect((await rebalance(accountId)).trades.some((x) => x.productId === ids.OUT && x.side === 'Sell')).toBe(true);
+    await assignPlan(accountId, plan.id);
+    for (const options of [{ reason: 'NeedReview' }, { reason: 'Withdraw', amount: 5_000 }, { reason: 'Withdraw100Pct' }] as RebalanceOptions[]) {
+      const result = await rebalance(accountId, options);
+      expect(result.trades.some((x) => x.productId === ids.OUT && x.side === 'Sell'), options.reason).toBe(false);
+    }
+    expect((await rebalance(accountId, { reason: 'Withdraw100Pct' })).trades.some((x) => x.productId === ids.VTI && x.side === 'Sell')).toBe(true);
+  });
+
+  it('protected cash is never spent; expired and deleted set asides protect nothing', async () => {
+    const accountId = await createAccount(t.db.kysely, t.firm.firmId, { cash: 10_000, modelId });
+    const root = `/v1/account/accounts/${accountId}/asidecash`;
+    const spent = (result: Awaited<ReturnType<typeof rebalance>>) => result.trades.reduce((sum, x) => sum + (x.side === 'Buy' ? x.estimatedAmount : -x.estimatedAmount), 0);
+    const unprotected = await rebalance(accountId);
+    expect(spent(unprotected)).toBeGreaterThan(9_000);
+
+    await post(root, { cashAmountTypeId: 1, cashAmount: 3_000, expirationTypeId: 3 });
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await post(root, { cashAmountTypeId: 1, cashAmount: 5_000, expirationTypeId: 1, expirationValue: yesterday, startDate: '2026-01-01' });
+    const deleted = await post(root, { cashAmountTypeId: 1, cashAmount: 4_000, expirationTypeId: 3 });
+    await t.app.inject({ method: 'DELETE', url: `/rebalancer${root}/${deleted.id}`, headers: { authorization: admin } });
+    const result = await rebalance(accountId);
+    expect(result.cash.protected).toBe(3_000);
+    expect(10_000 - spent(result)).toBeGreaterThanOrEqual(3_000);
+    expect(spent(result)).toBeGreaterThan(6_000);
+
+    // A percent record protects its share of the value as well: 10% of 10,000 more.
+    await post(root, { cashAmountTypeId: 2, cashAmount: 10, expirationTypeId: 3 });
+    const both = await rebalance(accountId);
+    expect(both.cash.protected).toBe(4_000);
+    expect(10_000 - spent(both)).toBeGreaterThanOrEqual(4_000);
+  });
+
+  it('a security flagged doNotBuyGroupEquivalency in a plan is not bought by accounts without a plan', async () => {
+    const model = await post('/v1/modeling/models', { name: 'ALT only', cashTargetPercent: 2, targets: [{ productId: ids.VTI, targetPercent: 49 }, { productId: ids.ALT, targetPercent: 49 }] });
+    await post('/v1/restrictedPlans', { name: 'Flags ALT', securities: { securities: [{ securityId: ids.ALT, doNotBuyGroupEquivalency: true }] } });
+    const accountId = await createAccount(t.db.kysely, t.firm.firmId, { cash: 50_000, modelId: model.id });
+    const saved = modelId;
+    modelId = model.id;
+    try {
+      const result = await rebalance(accountId);
+      expect(result.trades.some((x) => x.productId === ids.VTI && x.side === 'Buy')).toBe(true);
+      expect(result.trades.some((x) => x.productId === ids.ALT)).toBe(false);
+    } finally {
+      modelId = saved;
+    }
+  });
+});
