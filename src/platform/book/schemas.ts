@@ -50,7 +50,7 @@ export const AccountInput = Type.Object({
   cash: Type.Optional(Dollars),
   isTradingBlocked: Type.Optional(Type.Boolean({ description: 'Legacy account-level trade block' })),
   isActive: Type.Optional(Type.Boolean()),
-  restrictedPlanId: Type.Optional(Type.Union([Id, Type.Null()], { description: 'A restricted plan of the rebalancing application (section 4.3); null for none' })),
+  restrictedPlanId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), Type.Null()], { description: 'A restricted plan of the rebalancing application (section 4.3); null for none' })),
 });
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 export const AccountRecord = Type.Object({

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { responses } from '../../http/problem.js';
+import { IdSchema } from '../../rebalancer/ids.js';
 import type { Clock } from '../../shared/clock.js';
 import { principalOf } from '../auth/hook.js';
 import { Privilege } from '../auth/privileges.js';
@@ -11,7 +12,7 @@ import { RecordedTransaction, TransactionInput, TransactionRecord } from './sche
 import { TransactionService } from './service.js';
 
 const tags = ['Portfolio'];
-const Params = Type.Object({ accountId: Type.Integer({ minimum: 1 }) });
+const Params = Type.Object({ accountId: IdSchema() });
 
 /** Account transactions (distributions, merges out, fees, …) recorded through the portfolio API. */
 export const transactionRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>; clock: Clock }> = async (app, { db, clock }) => {

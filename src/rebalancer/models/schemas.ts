@@ -1,10 +1,11 @@
 import { Type, type Static } from 'typebox';
+import { IdSchema } from '../ids.js';
 
 const Percent = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
-const Ids = (description: string) => Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000, description });
+const Ids = (description: string) => Type.Array(IdSchema(), { maxItems: 1000, description });
 
 export const ModelTargetInput = Type.Object({
-  productId: Type.Integer({ minimum: 1 }),
+  productId: IdSchema(),
   targetPercent: Type.Number({ exclusiveMinimum: 0, maximum: 100 }),
   lowerTolerance: Type.Optional(Percent('Percentage points below the target before it is out of tolerance; default 0')),
   upperTolerance: Type.Optional(Percent('Percentage points above the target; default 0')),
@@ -28,7 +29,7 @@ export const ModelCreate = Type.Object({
 });
 
 export const ModelUpdate = Type.Object({
-  id: Type.Optional(Type.Integer({ minimum: 1 })),
+  id: Type.Optional(IdSchema()),
   ...ModelFields,
   teamIds: Ids('The complete set of teams; teams left out lose access'),
 });
@@ -59,10 +60,10 @@ export const ModelRecord = Type.Object({
 });
 
 export const TeamItem = Type.Object({ id: Type.Integer(), name: Type.String() });
-export const ModelParams = Type.Object({ modelId: Type.Integer({ minimum: 1 }) });
-export const TeamParams = Type.Object({ teamId: Type.Integer({ minimum: 1 }) });
+export const ModelParams = Type.Object({ modelId: IdSchema() });
+export const TeamParams = Type.Object({ teamId: IdSchema() });
 export const TeamsQuery = Type.Object({ isEditModel: Type.Optional(Type.Boolean()) });
-export const AttachBody = Type.Object({ modelIds: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000 }) });
+export const AttachBody = Type.Object({ modelIds: Type.Array(IdSchema(), { minItems: 1, maxItems: 1000 }) });
 export const TeamModels = Type.Object({ teamId: Type.Integer(), modelIds: Type.Array(Type.Integer()) });
 
 export type ModelTargetInput = Static<typeof ModelTargetInput>;

@@ -151,4 +151,24 @@ describeEachDatabase('restricted plans (section 4.3)', (database) => {
     expect((await call('POST', '/v1/restrictedPlans', plan([]), reader)).statusCode).toBe(403);
     expect((await call('GET', '/v1/restrictedPlans', undefined, await t.session('admin'))).statusCode).toBe(401);
   });
+
+  it('answers an id beyond the 32-bit id columns with a 400 on every route of the rebalancer data, never a 500', async () => {
+    const big = 99_999_999_999;
+    const calls: [string, string, object?][] = [
+      ['GET', `/v1/restrictedPlans?id=${big}`],
+      ['POST', '/v1/restrictedPlans', plan([{ securityId: big }])],
+      ['GET', `/v1/account/accounts/${big}/asidecash`],
+      ['DELETE', `/v1/account/accounts/1/asidecash/${big}`],
+      ['GET', `/v1/modeling/models/${big}`],
+      ['POST', '/v1/modeling/models', { name: 'Big', cashTargetPercent: 100, teamIds: [big] }],
+      ['POST', '/v1/admin/teams/1/Models', { modelIds: [big] }],
+    ];
+    for (const [method, url, payload] of calls) {
+      const response = await call(method as 'GET', url, payload);
+      expect(response.statusCode, `${method} ${url}: ${response.body}`).toBe(400);
+    }
+    const platform = await t.session('admin');
+    const transactions = await t.app.inject({ url: `/api/v1/Portfolio/Accounts/${big}/Transactions`, headers: { authorization: platform } });
+    expect(transactions.statusCode).toBe(400);
+  });
 });

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { IdSchema } from '../ids.js';
 
 const Flag = Type.Integer({ minimum: 0, maximum: 1, description: '0/1 in responses (section 2.7)' });
 const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
@@ -6,7 +7,7 @@ const NullableText = Type.Union([Type.String(), Type.Null()]);
 const PriorityText = Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()]));
 
 export const PlanSecurityInput = Type.Object({
-  securityId: Type.Integer({ minimum: 1, description: 'A product id of the firm' }),
+  securityId: IdSchema({ description: 'A product id of the firm' }),
   doNotBuyGroupEquivalency: Type.Optional(Type.Boolean({ description: 'When true the security is not bought in accounts without a plan' })),
   buyPriorityId: Type.Optional(NullableInt),
   buyPriority: PriorityText,
@@ -27,11 +28,11 @@ export const PlanCreate = Type.Object({
 });
 
 export const PlanUpdate = Type.Object({
-  id: Type.Integer({ minimum: 1 }),
+  id: IdSchema(),
   ...PlanFields,
   securities: Type.Object({
     securities: Type.Array(PlanSecurityInput, { maxItems: 10000 }),
-    deletedSecurities: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 10000, description: 'Security ids to remove; may be empty' }),
+    deletedSecurities: Type.Array(IdSchema(), { maxItems: 10000, description: 'Security ids to remove; may be empty' }),
   }),
 });
 
@@ -72,10 +73,10 @@ export const PlanDetail = Type.Object({
 
 export const PlanQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 200, description: 'Plans whose name contains the text, any case' })),
-  id: Type.Optional(Type.Integer({ minimum: 1 })),
+  id: Type.Optional(IdSchema()),
   externalPlanId: Type.Optional(Type.String({ maxLength: 100 })),
 });
-export const PlanIdQuery = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const PlanIdQuery = Type.Object({ id: IdSchema() });
 export const DeleteResult = Type.Object({ id: Type.String(), message: Type.String() });
 
 export type PlanSecurityInput = Static<typeof PlanSecurityInput>;

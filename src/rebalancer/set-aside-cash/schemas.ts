@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { IdSchema, MAX_ID } from '../ids.js';
 
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 const NullableText = Type.Union([Type.String(), Type.Null()]);
@@ -20,7 +21,7 @@ export const SetAsideInput = Type.Object({
   minCashAmount: Type.Optional(NullableNumber),
   maxCashAmount: Type.Optional(NullableNumber),
   isDepleteOverTime: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  setAsideAccountTypeId: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+  setAsideAccountTypeId: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: MAX_ID }), Type.Null()])),
 });
 
 const Audit = { createdOn: Type.String(), createdBy: Type.String(), editedOn: Type.String(), editedBy: Type.String() };
@@ -75,8 +76,8 @@ export const SetAsideListItem = Type.Object({
   ...Audit,
 });
 
-export const AccountParams = Type.Object({ eclipseAccountId: Type.Integer({ minimum: 1 }) });
-export const RecordParams = Type.Object({ eclipseAccountId: Type.Integer({ minimum: 1 }), setAsideCashId: Type.Integer({ minimum: 1 }) });
+export const AccountParams = Type.Object({ eclipseAccountId: IdSchema() });
+export const RecordParams = Type.Object({ eclipseAccountId: IdSchema(), setAsideCashId: IdSchema() });
 export const DeleteResult = Type.Object({ id: Type.String(), message: Type.String() });
 
 export const CashNeed = Type.Object({
