@@ -48,6 +48,12 @@ export class OAuthService {
     private readonly codeTtlSeconds: number,
   ) {}
 
+  /** Revokes a chain and drops remembered sessions, so its access tokens stop working at once. */
+  private async revokeChain(chainId: string, now: string) {
+    await this.repository.revokeChain(chainId, now);
+    this.auth.forgetSessions();
+  }
+
   private nowIso() {
     return this.clock.now().toISOString();
   }
@@ -168,7 +174,7 @@ export class OAuthService {
     if (!code || code.client_id !== app.id) throw new OAuthError('invalid_grant', 'the authorization code is not valid');
     const now = this.nowIso();
     if (code.redeemed_at !== null) {
-      await this.repository.revokeChain(code.chain_id, now);
+      await this.revokeChain(code.chain_id, now);
       throw new OAuthError('invalid_grant', 'the authorization code was already used; the tokens issued from it are revoked');
     }
     if (code.expires_at <= now) throw new OAuthError('invalid_grant', 'the authorization code has expired');
@@ -199,7 +205,7 @@ export class OAuthService {
     const now = this.nowIso();
     if (token.used_at !== null || token.revoked_at !== null) {
       // A voided token presented again: it may have been stolen, so the whole chain goes (RFC 9700 4.14).
-      await this.repository.revokeChain(token.chain_id, now);
+      await this.revokeChain(token.chain_id, now);
       throw new OAuthError('invalid_grant', 'the refresh token was already used or revoked; its chain is revoked');
     }
     if (token.expires_at <= now) throw new OAuthError('invalid_grant', 'the refresh token has expired');
@@ -211,7 +217,7 @@ export class OAuthService {
     });
     if (!issued) {
       // Lost a race with another use of the same token: that is a replay too.
-      await this.repository.revokeChain(token.chain_id, now);
+      await this.revokeChain(token.chain_id, now);
       throw new OAuthError('invalid_grant', 'the refresh token was already used; its chain is revoked');
     }
     return issued;

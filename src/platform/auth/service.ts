@@ -21,6 +21,9 @@ export interface TokenResponse {
 
 const unauthorized = (why: string) => new DomainError('unauthorized', why);
 
+const PRINCIPAL_CACHE_MS = 5_000;
+const PRINCIPAL_CACHE_SIZE = 10_000;
+
 /** Parses `Basic base64(user:password)`; the password may itself contain colons. */
 export function parseBasic(header: string | undefined): { userName: string; password: string } | undefined {
   const match = header?.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i);
@@ -133,10 +136,28 @@ export class AuthService {
     return { access_token: token, expires_in: ttlSeconds };
   }
 
+  /**
+   * Resolved tokens are remembered for a few seconds: a token check per request would otherwise
+   * cost more than most reads. A revocation through this process clears the memory at once;
+   * another node's revocation is seen within PRINCIPAL_CACHE_MS.
+   */
+  private readonly principals = new Map<string, { principal: Principal; until: number; expiresAt: number }>();
+
+  forgetSessions() {
+    this.principals.clear();
+  }
+
   async authenticate(token: string, audience: 'platform' | 'rebalancer'): Promise<Principal | undefined> {
-    const owner = await this.repository.findLiveToken(digest(token), audience, isoNow(this.clock));
-    if (!owner) return undefined;
-    return {
+    const key = `${audience}:${digest(token)}`;
+    const now = this.clock.now().getTime();
+    const cached = this.principals.get(key);
+    if (cached && cached.until > now && cached.expiresAt > now) return cached.principal;
+    const owner = await this.repository.findLiveToken(key.slice(audience.length + 1), audience, isoNow(this.clock));
+    if (!owner) {
+      this.principals.delete(key);
+      return undefined;
+    }
+    const principal: Principal = {
       userId: owner.userId,
       firmId: owner.firmId,
       userName: owner.userName,
@@ -144,5 +165,8 @@ export class AuthService {
       clientId: owner.clientId,
       privileges: new Set(owner.privileges),
     };
+    if (this.principals.size >= PRINCIPAL_CACHE_SIZE) this.principals.delete(this.principals.keys().next().value!);
+    this.principals.set(key, { principal, until: now + PRINCIPAL_CACHE_MS, expiresAt: Date.parse(owner.expiresAt) });
+    return principal;
   }
 }

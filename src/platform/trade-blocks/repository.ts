@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, TradeBlockDetailTable, TradeBlockHistoryTable, TradeBlockReasonTable } from '../../db/schema.js';
 import { type OutboxMessage, OutboxRepository } from '../outbox/repository.js';
+import { preparedQuery } from '../../db/prepared.js';
 import { EntityEnum } from './schemas.js';
 
 export type ReasonRow = Selectable<TradeBlockReasonTable>;
@@ -20,6 +21,10 @@ function chunks<T>(items: T[], size = CHUNK): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
+
+const detailWithDateOption = preparedQuery((db, firmId: number, id: number) =>
+  new TradeBlockRepository(db).views(firmId).innerJoin('firms as f', 'f.id', 'd.firm_id').select('f.trade_block_dates').where('d.id', '=', id),
+);
 
 /** The only Kysely user of the trade block tables; every query is scoped by firm. */
 export class TradeBlockRepository {
@@ -77,7 +82,7 @@ export class TradeBlockRepository {
 
   // Details.
 
-  private views(firmId: number) {
+  views(firmId: number) {
     return this.db
       .selectFrom('trade_block_details as d')
       .innerJoin('trade_block_reasons as tr', 'tr.id', 'd.reason_id')
@@ -102,12 +107,9 @@ export class TradeBlockRepository {
   }
 
   /** The hot read of one detail: the firm's date option comes along in the same query. */
-  detailWithDateOption(firmId: number, id: number) {
-    return this.views(firmId)
-      .innerJoin('firms as f', 'f.id', 'd.firm_id')
-      .select('f.trade_block_dates')
-      .where('d.id', '=', id)
-      .executeTakeFirst();
+  async detailWithDateOption(firmId: number, id: number) {
+    const result = await detailWithDateOption(this.db, firmId, id);
+    return result.rows[0];
   }
 
   detailsByIds(firmId: number, ids: number[]) {

@@ -1,0 +1,27 @@
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+class Argument {
+  constructor(readonly index: number) {}
+}
+
+/**
+ * A hot query of fixed shape, built and compiled once per dialect: Kysely's builder and compiler
+ * cost more than an indexed point read. The query is built with markers in place of the
+ * arguments; each call swaps the markers for the real values. Only for queries whose SQL does not
+ * depend on the values (no `in` lists, no optional clauses).
+ */
+export function preparedQuery<A extends unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>) {
+  // Keyed by the dialect's adapter class: placeholders and quoting differ between dialects.
+  const compiled = new Map<unknown, CompiledQuery<R>>();
+  return (db: Kysely<Database>, ...args: A) => {
+    const dialect = db.getExecutor().adapter.constructor;
+    let query = compiled.get(dialect);
+    if (!query) {
+      query = build(db, ...(args.map((_, i) => new Argument(i)) as A)).compile();
+      compiled.set(dialect, query);
+    }
+    const parameters = query.parameters.map((p) => (p instanceof Argument ? args[p.index] : p));
+    return db.executeQuery<R>({ ...query, parameters });
+  };
+}
