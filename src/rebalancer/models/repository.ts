@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, ModelTable } from '../../db/schema.js';
+import { locksRows } from '../locking.js';
 
 export class ModelRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -17,8 +18,15 @@ export class ModelRepository {
     return query.orderBy('name').orderBy('id').execute();
   }
 
-  model(firmId: number, id: number) {
-    return this.db.selectFrom('models').selectAll().where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
+  /** `lock`: inside a write, so that concurrent rewrites of one model's allocation run one after the other. */
+  model(firmId: number, id: number, lock = false) {
+    return this.db
+      .selectFrom('models')
+      .selectAll()
+      .where('firm_id', '=', firmId)
+      .where('id', '=', id)
+      .$if(lock && locksRows(this.db), (q) => q.forUpdate())
+      .executeTakeFirst();
   }
 
   async nameHolder(firmId: number, name: string, exceptId: number | null) {

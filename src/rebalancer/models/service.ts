@@ -119,7 +119,7 @@ export class ModelService {
     const name = input.name.trim();
     try {
       return await this.repository.transaction(async (repository) => {
-        const current = modelId === null ? undefined : await repository.model(principal.firmId, modelId);
+        const current = modelId === null ? undefined : await repository.model(principal.firmId, modelId, true);
         if (modelId !== null) await this.visible(principal, modelId, repository);
         const problems: FieldProblem[] = [];
         if (name === '') problems.push({ field: 'name', message: 'is required' });

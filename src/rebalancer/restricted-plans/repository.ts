@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, type Transaction, type Updateable, sql } from 'kysely';
 import type { Database, RestrictedPlanSecurityTable, RestrictedPlanTable } from '../../db/schema.js';
+import { locksRows } from '../locking.js';
 
 /** Every query is scoped by firm_id: another firm's plan is simply not found. */
 export class RestrictedPlanRepository {
@@ -19,10 +20,11 @@ export class RestrictedPlanRepository {
     return query.orderBy('name').orderBy('id').execute();
   }
 
-  plan(firmId: number, by: { id: number } | { externalPlanId: string }) {
+  /** `lock`: inside a write, so that concurrent edits of one plan run one after the other. */
+  plan(firmId: number, by: { id: number } | { externalPlanId: string }, lock = false) {
     let query = this.db.selectFrom('restricted_plans').selectAll().where('firm_id', '=', firmId);
     query = 'id' in by ? query.where('id', '=', by.id) : query.where('external_plan_id', '=', by.externalPlanId);
-    return query.executeTakeFirst();
+    return query.$if(lock && locksRows(this.db), (q) => q.forUpdate()).executeTakeFirst();
   }
 
   async accountCounts(firmId: number, planIds: number[]): Promise<Map<number, number>> {

@@ -101,7 +101,7 @@ export class RestrictedPlanService {
   /** Plans in use are refused: an account left without its plan would start buying anything. */
   async remove(firmId: number, id: number) {
     return this.repository.transaction(async (repository) => {
-      if (!(await repository.plan(firmId, { id }))) throw notFound('restricted plan', id);
+      if (!(await repository.plan(firmId, { id }, true))) throw notFound('restricted plan', id);
       const accounts = (await repository.accountCounts(firmId, [id])).get(id) ?? 0;
       if (accounts > 0) {
         throw new DomainError('conflict', `restricted plan ${id} is assigned to ${accounts} account(s); assign them another plan or none first`, [
@@ -120,7 +120,7 @@ export class RestrictedPlanService {
     const items = input.securities.securities;
     try {
       return await this.repository.transaction(async (repository) => {
-        if (id !== null && !(await repository.plan(actor.firmId, { id }))) throw notFound('restricted plan', id);
+        if (id !== null && !(await repository.plan(actor.firmId, { id }, true))) throw notFound('restricted plan', id);
         const problems: FieldProblem[] = [];
         if (name === '') problems.push({ field: 'name', message: 'is required' });
         else {

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, SetAsideCashTable } from '../../db/schema.js';
+import { locksRows } from '../locking.js';
 
 export class SetAsideRepository {
   constructor(readonly db: Kysely<Database>) {}
@@ -23,7 +24,8 @@ export class SetAsideRepository {
       .execute();
   }
 
-  record(firmId: number, accountId: number, id: number) {
+  /** `lock`: inside a write, so that a concurrent transaction cannot change it in between. */
+  record(firmId: number, accountId: number, id: number, lock = false) {
     return this.db
       .selectFrom('set_aside_cash')
       .selectAll()
@@ -31,6 +33,7 @@ export class SetAsideRepository {
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .where('is_deleted', '=', 0)
+      .$if(lock && locksRows(this.db), (q) => q.forUpdate())
       .executeTakeFirst();
   }
 
@@ -55,6 +58,7 @@ export class SetAsideRepository {
       .where('expiration_transaction_type_id', '=', transactionType)
       .where('start_date', '<=', tradeDate)
       .orderBy('id')
+      .$if(locksRows(this.db), (q) => q.forUpdate())
       .execute();
   }
 }

@@ -66,7 +66,7 @@ export class SetAsideService {
     const columns = checkSetAside(input, today(this.clock));
     return this.repository.transaction(async (repository) => {
       await this.account(repository, actor.firmId, accountId);
-      const row = await repository.record(actor.firmId, accountId, id);
+      const row = await repository.record(actor.firmId, accountId, id, true);
       if (!row) throw notFound('set aside cash record', id);
       // Until a transaction depleted it, a record's initial amount is simply its amount.
       const untouched = Number(row.amount_expired_cents) === 0;
@@ -84,7 +84,7 @@ export class SetAsideService {
   remove(actor: Actor, accountId: number, id: number) {
     return this.repository.transaction(async (repository) => {
       await this.account(repository, actor.firmId, accountId);
-      if (!(await repository.record(actor.firmId, accountId, id))) throw notFound('set aside cash record', id);
+      if (!(await repository.record(actor.firmId, accountId, id, true))) throw notFound('set aside cash record', id);
       await repository.update(actor.firmId, id, { is_deleted: 1, edited_at: isoNow(this.clock), edited_by: actor.userName });
       return { id: String(id), message: `Set aside cash record ${id} deleted` };
     });

@@ -156,6 +156,18 @@ describeEachDatabase('set aside cash (section 4.6)', (database) => {
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/Portfolio/Accounts/999999/Transactions', payload: { type: 'Fee', amount: 1, tradeDate: today() }, headers: { authorization: platform } })).statusCode).toBe(404);
   });
 
+  it('depletes one record once per transaction when transactions are recorded at the same time', async () => {
+    const accountId = await createAccount(t.db.kysely, t.firm.firmId);
+    const platform = await t.session('admin');
+    const record = (await call('POST', root(accountId), dollars({ expirationTypeId: 2, expirationValue: 1, isDepleteOverTime: true }))).json();
+    const transact = () =>
+      t.app.inject({ method: 'POST', url: `/api/v1/Portfolio/Accounts/${accountId}/Transactions`, payload: { type: 'Distribution', amount: 150, tradeDate: today() }, headers: { authorization: platform } });
+    const responses = await Promise.all([transact(), transact(), transact(), transact()]);
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    const listed = (await call('GET', root(accountId))).json().find((r: { id: number }) => r.id === record.id);
+    expect(listed).toMatchObject({ cashAmount: 400, amountExpired: 600, isExpired: 0 });
+  });
+
   it('lists cash needs: accounts whose cash is below protected cash plus the model cash target, with the shortfall', async () => {
     const product = await createProduct(t.db.kysely, t.firm.firmId, 100);
     // The test firm's model targets 2% cash.
