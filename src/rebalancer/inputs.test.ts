@@ -66,8 +66,13 @@ describeEachDatabase('loadRebalancerInputs', (database) => {
       ])
       .execute();
     // 1,200 accounts: more than two chunks of ids.
+    const template = await k.selectFrom('accounts').selectAll().where('id', '=', await createAccount(k, firmId)).executeTakeFirstOrThrow();
+    const { id: _id, ...columns } = template;
     const ids: number[] = [];
-    for (let i = 0; i < 1200; i++) ids.push(await createAccount(k, firmId, { planId: i % 2 === 0 ? plan.id : null }));
+    for (let i = 0; i < 1200; i += 200) {
+      const rows = Array.from({ length: 200 }, (_, j) => ({ ...columns, number: `BULK-${i + j}`, restricted_plan_id: (i + j) % 2 === 0 ? plan.id : null }));
+      ids.push(...(await k.insertInto('accounts').values(rows).returning('id').execute()).map((r) => r.id));
+    }
     const [first, second] = ids as [number, number];
     await setAside(k, firmId, first, { expiration_type_id: 3 });
     await setAside(k, firmId, first, { expiration_type_id: 1, expiration_date: '2026-03-01' });

@@ -101,8 +101,9 @@ export class RestrictedPlanRepository {
     return new Set(rows.map((r) => r.product_id));
   }
 
-  async insertSecurity(row: Insertable<RestrictedPlanSecurityTable>) {
-    await this.db.insertInto('restricted_plan_securities').values(row).execute();
+  async insertSecurities(rows: Insertable<RestrictedPlanSecurityTable>[]) {
+    // 500 rows × 10 columns stays under every driver's parameter limit.
+    for (let i = 0; i < rows.length; i += 500) await this.db.insertInto('restricted_plan_securities').values(rows.slice(i, i + 500)).execute();
   }
 
   async updateSecurity(firmId: number, planId: number, productId: number, row: Updateable<RestrictedPlanSecurityTable>) {

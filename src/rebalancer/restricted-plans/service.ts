@@ -139,12 +139,14 @@ export class RestrictedPlanService {
         const planId = id ?? (await repository.insertPlan({ firm_id: actor.firmId, ...planColumns, created_at: now, created_by: actor.userName }));
         if (id !== null) await repository.updatePlan(actor.firmId, id, planColumns);
         await repository.deleteSecurities(actor.firmId, planId, deleted);
+        const added = [];
         for (const item of checked) {
           // A listed security is written whole: omitted flags are off and omitted priorities unset.
           const columns = { do_not_buy_group_equivalency: flag(item.input.doNotBuyGroupEquivalency), buy_priority_id: item.buy, sell_priority_id: item.sell, edited_at: now, edited_by: actor.userName };
           if (current.has(item.input.securityId)) await repository.updateSecurity(actor.firmId, planId, item.input.securityId, columns);
-          else await repository.insertSecurity({ firm_id: actor.firmId, plan_id: planId, product_id: item.input.securityId, ...columns, created_at: now, created_by: actor.userName });
+          else added.push({ firm_id: actor.firmId, plan_id: planId, product_id: item.input.securityId, ...columns, created_at: now, created_by: actor.userName });
         }
+        await repository.insertSecurities(added);
         return this.detail(actor.firmId, { id: planId }, repository);
       });
     } catch (error) {
