@@ -3,7 +3,7 @@
 
 import { resetBuys } from './buys.js';
 import { addBuys, withdrawAllSells, withdrawSells } from './cashflows.js';
-import { buildState, settingsOf } from './build.js';
+import { buildState, retargetAfterTrades, settingsOf } from './build.js';
 import { dropSmallBuys, dropSmallSells, enforceMaxTrades } from './filters.js';
 import { needReviewBuys, needReviewSells } from './needreview.js';
 import { errorResult, finishState } from './result.js';
@@ -38,7 +38,21 @@ export function runAccount(snap: AccountSnapshot, options: RebalanceOptions, cas
     return finishState(st);
   }
   if (st.failed) return errorResult(snap.accountId, settings.reason, st.messages);
+  const messageCount = st.messages.length;
   plan(st);
+  if (settings.reason === 'NeedReview') {
+    // Trades move cash by their cent-rounded estimates while holdings move by
+    // shares × price, so the post-trade investable value differs from the one
+    // the targets came from by the sub-cent rounding of each trade. A second
+    // run judges the post-trade portfolio against targets of that value; plan
+    // again on it so both runs compare the same numbers (a fixed point). The
+    // re-plan usually gives the same trades, hence the same value; it is
+    // capped at two.
+    for (let k = 0; k < 2 && retargetAfterTrades(st); k++) {
+      st.resetPlan(messageCount);
+      plan(st);
+    }
+  }
   return finishState(st);
 }
 

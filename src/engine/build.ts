@@ -6,6 +6,7 @@ import { formatDollars, shareDecimals } from './money.js';
 import { AccountState, Holding, Line, type Settings } from './state.js';
 import { BuyPriority, SellPriority, type AccountSnapshot, type Position, type RebalanceOptions } from './types.js';
 import { countedItems, protectedCash } from './values.js';
+import { mightTradeAgain } from './needreview.js';
 
 export function settingsOf(opts: RebalanceOptions, snap: AccountSnapshot): Settings {
   const counted = countedItems(opts.assetValues ?? 'PendingTransactionsAndOrders', snap.firmDefaultAssetValues);
@@ -130,13 +131,37 @@ export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjust
   }
   st.cashBefore = cash;
   st.accountValue = value;
-  st.protectedCash = prot;
   st.investable = investable;
   st.cashTargetFraction = tpl ? tpl.cashTarget : 0;
   st.cashUpper = tpl ? tpl.cashUpper : 0;
-  st.cashTarget = st.cashTargetFraction * investable + prot + (settings.reason === 'Withdraw' ? settings.amount : 0);
-  for (const line of st.lines) line.targetDollars = line.target * investable;
+  setTargets(st, prot, investable);
   return st;
+}
+
+/** Targets of the lines and of cash from an account value (the value before trades, or after them when re-planning). */
+export function setTargets(st: AccountState, prot: number, investable: number): void {
+  st.protectedCash = prot;
+  st.basis = investable;
+  st.cashTarget = st.cashTargetFraction * investable + prot + (st.settings.reason === 'Withdraw' ? st.settings.amount : 0);
+  for (const line of st.lines) line.targetDollars = line.target * investable;
+}
+
+/**
+ * Re-targets the account on the value it has after its planned trades, when
+ * that value differs from the one the targets came from and a NeedReview of
+ * the post-trade portfolio on it might trade. Returns whether it re-targeted
+ * (the caller then plans again).
+ */
+export function retargetAfterTrades(st: AccountState): boolean {
+  const value = st.valueAfter();
+  const snap = st.snap;
+  const prot = protectedCash(snap.setAsideCash, snap.asOfDate, { managed: value, excluded: snap.excludedValue ?? 0 });
+  const investable = value - prot > 0 ? value - prot : 0;
+  // Below this the difference is binary noise of the sums, not the rounding of a trade.
+  if (Math.abs(investable - st.basis) <= 1e-12 * Math.abs(value) + 1e-9) return false;
+  if (!mightTradeAgain(st, investable, prot)) return false;
+  setTargets(st, prot, investable);
+  return true;
 }
 
 // The holding of a product, created in its model line (or a line of its own

@@ -64,7 +64,9 @@ export function allocateBuys(st: AccountState, lines: Line[], why: WhyCode): voi
     if (line.buyDropped || line.want <= 0 || !price || !(price > 0)) continue;
     if (line.buyPriority === BuyPriority.HardToBuy && !allFilled) continue;
     const unitValue = price / 10 ** line.buyDecimals;
-    if (unitValue <= ROUNDING_MARGIN || line.want < unitValue - ROUNDING_MARGIN) continue;
+    // The margin completes a buy; on its own it does not start one (a line
+    // left short of its last unit is then judged the same way by a later run).
+    if (line.bought <= 0 || unitValue <= ROUNDING_MARGIN || line.want < unitValue - ROUNDING_MARGIN) continue;
     const s = buyUpTo(st, line, price, unitValue, why);
     line.want -= s * price;
   }
@@ -86,10 +88,16 @@ export function roundUpLowestPrice(st: AccountState, lines: Line[], why: WhyCode
   const cands: Line[] = [];
   for (const line of lines) {
     const p = line.buyProduct;
-    if (!p || line.buyDropped || line.want <= 1e-9 || p.price === null || !(p.price > 0)) continue;
+    // Only a buy is rounded up: a line that rounded down to nothing has none.
+    if (!p || line.buyDropped || line.bought <= 0 || line.want <= 1e-9 || p.price === null || !(p.price > 0)) continue;
     if (p.type !== 'Equity' && p.type !== 'ETF') continue;
     // Only a rounding remainder is rounded up; a buy cut by cash stays cut.
     if (line.want >= p.price / 10 ** line.buyDecimals) continue;
+    // A remainder within twice the rounding margin is not rounded up: the line
+    // would end almost a whole unit over target, and the margin of a later
+    // run's drift sell (one margin) would sell it back; the second margin keeps
+    // the two decisions apart by more than the binary noise of the values.
+    if (line.want <= 2 * ROUNDING_MARGIN) continue;
     cands.push(line);
   }
   if (cands.length === 0) return;

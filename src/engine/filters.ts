@@ -7,6 +7,7 @@ import type { AccountState, Holding, Line } from './state.js';
 
 function dropSell(st: AccountState, h: Holding, why: string): void {
   st.message('Warning', 'TRADE_DROPPED', `sell ${h.sold} ${h.product.ticker} (${formatDollars(h.soldCents / 100)}) dropped: ${why}`, h.product.id);
+  st.sellsFrozen = true;
   st.sellCents -= h.soldCents;
   h.line.now += h.sold * h.price;
   h.sold = 0;

@@ -7,9 +7,12 @@ import { applyTrades, rebalanceAccount, tradesAsOpenOrders } from './index.js';
 import { accountArb } from './testing/arbitraries.js';
 import type { AccountResult, AccountSnapshot, RebalanceOptions, RoundingLogic } from './types.js';
 
-const RUNS = Number(process.env.ENGINE_PROPERTY_RUNS ?? 300);
-// A fixed seed keeps CI reproducible; set ENGINE_PROPERTY_SEED=random to explore.
-const SEED = process.env.ENGINE_PROPERTY_SEED === 'random' ? Date.now() : Number(process.env.ENGINE_PROPERTY_SEED ?? 20240628);
+// A new seed on every run, so CI keeps exploring; fast-check prints the seed
+// (and the path) of a failure: ENGINE_PROPERTY_SEED=<seed> replays it.
+// ENGINE_PROPERTY_RUNS=5000 explores more.
+const RUNS = Number(process.env.ENGINE_PROPERTY_RUNS ?? 1000);
+const SEED_ENV = process.env.ENGINE_PROPERTY_SEED;
+const SEED = SEED_ENV === undefined || SEED_ENV === '' || SEED_ENV === 'random' ? Date.now() ^ (Math.random() * 0x100000000) : Number(SEED_ENV);
 fc.configureGlobal({ seed: SEED, numRuns: RUNS });
 const roundingArb = fc.constantFrom<RoundingLogic>('Default', 'LowestPrice', 'None');
 
@@ -33,6 +36,10 @@ function checkSafety(snap: AccountSnapshot, r: AccountResult): void {
     expect(Number.isFinite(t.estimatedAmount)).toBe(true);
     if (t.side === 'Sell') expect(t.shares).toBeLessThanOrEqual(held.get(t.productId) ?? 0);
   }
+  // No position ends negative.
+  const after = new Map(held);
+  for (const t of r.trades) after.set(t.productId, (after.get(t.productId) ?? 0) + (t.side === 'Buy' ? t.shares : -t.shares));
+  for (const s of after.values()) expect(s).toBeGreaterThanOrEqual(-1e-9);
   const { sells, buys } = totals(r);
   // Buys only spend the cash above the cash target (which includes protected cash).
   const room = Math.max(0, r.cash.before + sells - r.cash.target);
@@ -99,12 +106,12 @@ describe('invariants over random portfolios', () => {
     );
   });
 
-  // Zero-width bands are left out: with them a line can sit within the
-  // sub-cent revaluation of its edge (see "Precision" in docs/rebalancing.md).
+  // Zero-width bands and exactTrades included: the engine plans on the value
+  // the account has after its trades (see Precision in docs/rebalancing.md).
   test('a second NeedReview over the post-trade portfolio generates no trades', () => {
     fc.assert(
-      fc.property(accountArb({ minTolerance: 0.5 }), roundingArb, (snap, roundingLogic) => {
-        const opts: RebalanceOptions = { reason: 'NeedReview', roundingLogic };
+      fc.property(accountArb(), roundingArb, fc.boolean(), (snap, roundingLogic, exactTrades) => {
+        const opts: RebalanceOptions = { reason: 'NeedReview', roundingLogic, exactTrades };
         const first = rebalanceAccount(snap, opts);
         const second = rebalanceAccount(applyTrades(snap, first), opts);
         expect(second.trades).toEqual([]);

@@ -97,3 +97,9 @@ export function hasPrioritySell(line: Line): boolean {
   for (const h of line.holdings) if (h.sellPriority === 6 && h.shares - h.sold > 0) return true;
   return false;
 }
+
+/** Whether the current plan sells any holding of the line (such a line is not bought in the same run). */
+export function lineSold(line: Line): boolean {
+  for (const h of line.holdings) if (h.sold > 0) return true;
+  return false;
+}

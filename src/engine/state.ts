@@ -80,13 +80,24 @@ export class AccountState {
   readonly messages: EngineMessage[] = [];
   cashBefore = 0;
   accountValue = 0;
+  /** Investable value before trades: reported, and the base of the weights in reasons. */
   investable = 0;
+  /**
+   * Investable value the targets are computed from. It starts as `investable`;
+   * NeedReview re-plans once with the value the account has after its trades
+   * (see `planningBasis` in account.ts), so a second run judges the same targets.
+   */
+  basis = 0;
   protectedCash = 0;
   cashTarget = 0;
   cashTargetFraction = 0;
   cashUpper = 0;
   sellCents = 0;
   buyCents = 0;
+  /** Raising cash for NeedReview fell short (a CASH_SHORT warning was given). */
+  cashShort = false;
+  /** A filter dropped a sell: buys are then planned on the cash that stays, with no new sells. */
+  sellsFrozen = false;
   /** An Error stopped the account (no model, unpriced holding): no trades. */
   failed = false;
   constructor(
@@ -102,6 +113,39 @@ export class AccountState {
   availableCents(): number {
     const c = Math.floor((this.cashNow() - this.cashTarget) * 100 + 1e-6);
     return c > 0 ? c : 0;
+  }
+
+  /** Account value after the planned trades, summed the way a later build sums the post-trade holdings. */
+  valueAfter(): number {
+    let v = 0;
+    for (const line of this.lines) {
+      for (const h of line.holdings) v += (h.shares - h.sold) * h.price;
+      if (line.bought > 0 && line.buyProduct) v += line.bought * (line.buyProduct.price as number);
+    }
+    return v + this.cashNow();
+  }
+
+  /** Undoes every planned trade and the messages planning added, so the account can be planned again. */
+  resetPlan(messageCount: number): void {
+    for (const line of this.lines) {
+      for (const h of line.holdings) {
+        h.sold = 0;
+        h.soldCents = 0;
+        h.reason = '';
+      }
+      line.now = line.value;
+      line.bought = 0;
+      line.boughtCents = 0;
+      line.buyReason = '';
+      line.want = 0;
+      line.tier = 0;
+      line.buyDropped = false;
+    }
+    this.sellCents = 0;
+    this.buyCents = 0;
+    this.cashShort = false;
+    this.sellsFrozen = false;
+    this.messages.length = messageCount;
   }
 
   message(severity: Severity, code: string, message: string, productId?: number): void {
