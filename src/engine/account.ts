@@ -1,13 +1,12 @@
 // One account, end to end: build the state, honour trade blocks, run the
 // rebalance type, apply the trade filters, emit the result.
 
-import { resetBuys } from './buys.js';
 import { addBuys, withdrawAllSells, withdrawSells } from './cashflows.js';
 import { buildState, retargetAfterTrades, settingsOf } from './build.js';
 import { dropSmallBuys, dropSmallSells, enforceMaxTrades } from './filters.js';
 import { needReviewBuys, needReviewSells } from './needreview.js';
 import { errorResult, finishState } from './result.js';
-import type { AccountState } from './state.js';
+import { releaseState, type AccountState } from './state.js';
 import type { AccountResult, AccountSnapshot, RebalanceOptions, TradeBlock } from './types.js';
 import { activeTradeBlock } from './values.js';
 
@@ -33,11 +32,11 @@ export function runAccount(snap: AccountSnapshot, options: RebalanceOptions, cas
     const warning = { accountId: snap.accountId, severity: 'Warning' as const, code: 'TRADE_BLOCKED', message: blockText(block) };
     // A blocked account is not being traded, so data problems that would stop
     // a rebalance (no model yet, a missing price) are not batch errors here.
-    if (st.failed) return errorResult(snap.accountId, settings.reason, [warning]);
+    if (st.failed) return done(st, errorResult(snap.accountId, settings.reason, [warning]));
     st.messages.push(warning);
-    return finishState(st);
+    return done(st, finishState(st));
   }
-  if (st.failed) return errorResult(snap.accountId, settings.reason, st.messages);
+  if (st.failed) return done(st, errorResult(snap.accountId, settings.reason, st.messages));
   const messageCount = st.messages.length;
   plan(st);
   if (settings.reason === 'NeedReview') {
@@ -53,11 +52,18 @@ export function runAccount(snap: AccountSnapshot, options: RebalanceOptions, cas
       plan(st);
     }
   }
-  return finishState(st);
+  return done(st, finishState(st));
 }
 
+function done(st: AccountState, result: AccountResult): AccountResult {
+  releaseState(st);
+  return result;
+}
+
+type Phase = (s: AccountState) => void;
+
 function plan(st: AccountState): void {
-  let buys: ((s: AccountState) => void) | null = null;
+  let buys: Phase | null = null;
   switch (st.settings.reason) {
     case 'NeedReview':
       needReviewSells(st);
@@ -78,12 +84,5 @@ function plan(st: AccountState): void {
     buys(st);
     dropSmallBuys(st);
   }
-  const recompute = buys;
-  enforceMaxTrades(st, () => {
-    resetBuys(st);
-    if (recompute) {
-      recompute(st);
-      dropSmallBuys(st);
-    }
-  });
+  enforceMaxTrades(st, buys);
 }

@@ -3,7 +3,7 @@
 
 import { buyPriorityOf, lineTemplate, sellPriorityOf, type LineTemplate } from './lines.js';
 import { formatDollars, shareDecimals } from './money.js';
-import { AccountState, Holding, Line, type Settings } from './state.js';
+import { AccountState, newHolding, newLine, type Holding, type Line, type Settings } from './state.js';
 import { BuyPriority, SellPriority, type AccountSnapshot, type Position, type RebalanceOptions } from './types.js';
 import { countedItems, protectedCash } from './values.js';
 import { mightTradeAgain } from './needreview.js';
@@ -49,7 +49,7 @@ export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjust
   const tpl: LineTemplate | null = model ? lineTemplate(snap, settings.useSubstitution) : null;
   if (tpl) {
     for (const n of tpl.notes) st.message(n.severity, n.code, n.message, n.productId);
-    for (const spec of tpl.lines) st.lines.push(new Line(spec.key, spec.ticker, true, spec.targetPct / 100, spec.targetPct, spec.lowerPct, spec.upperPct));
+    for (const spec of tpl.lines) st.lines.push(newLine(spec.key, spec.ticker, true, spec.targetPct / 100, spec.targetPct, spec.lowerPct, spec.upperPct));
   }
   const modelLines = st.lines.length;
   let fatal = false;
@@ -181,11 +181,11 @@ function holdingFor(st: AccountState, tpl: LineTemplate | null, modelLines: numb
     return null;
   }
   if (!line) {
-    line = new Line(productId, product.ticker, false, 0, 0, 0, 0);
+    line = newLine(productId, product.ticker, false, 0, 0, 0, 0);
     st.lines.push(line);
   }
   const sp = member ? member.sell : tpl ? sellPriorityOf(tpl, productId) : SellPriority.CanSell;
-  const h = new Holding(product, product.price ?? 0, shareDecimals(product, st.settings.rounding), 0, sp, 0, line);
+  const h = newHolding(product, product.price ?? 0, shareDecimals(product, st.settings.rounding), sp, line);
   line.holdings.push(h);
   return h;
 }
@@ -218,6 +218,13 @@ function sellOrder(a: Holding, b: Holding): number {
 function chooseBuyProduct(st: AccountState, tpl: LineTemplate, line: Line, index: number): void {
   const spec = tpl.lines[index];
   if (!spec || spec.buyable.length === 0) return;
+  if (!spec.hasPreferred) {
+    if (!spec.firstBuy) return;
+    line.buyProduct = spec.firstBuy;
+    line.buyPriority = spec.firstBuyPriority;
+    line.buyDecimals = shareDecimals(spec.firstBuy, st.settings.rounding);
+    return;
+  }
   let chosen = spec.buyable[0] as number;
   if (spec.hasPreferred) {
     for (const id of spec.buyable) {

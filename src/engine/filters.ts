@@ -2,6 +2,7 @@
 // Sells are filtered before buys are planned, so the buys only ever spend the
 // proceeds of sells that will really be sent.
 
+import { resetBuys } from './buys.js';
 import { formatDollars } from './money.js';
 import type { AccountState, Holding, Line } from './state.js';
 
@@ -71,7 +72,7 @@ function entries(st: AccountState, withSells: boolean): Entry[] {
 }
 
 /** Keeps the largest trades by dollars; when a sell goes, buys are recomputed with the smaller cash. */
-export function enforceMaxTrades(st: AccountState, recomputeBuys: () => void): void {
+export function enforceMaxTrades(st: AccountState, replan: ((s: AccountState) => void) | null): void {
   const max = Math.max(0, Math.floor(st.settings.maxTrades));
   let count = 0;
   for (const line of st.lines) {
@@ -97,7 +98,11 @@ export function enforceMaxTrades(st: AccountState, recomputeBuys: () => void): v
     }
   }
   if (!sellDropped) return;
-  recomputeBuys();
+  resetBuys(st);
+  if (replan) {
+    replan(st);
+    dropSmallBuys(st);
+  }
   const buys = entries(st, false);
   for (let i = Math.max(0, max - sells); i < buys.length; i++) dropBuy(st, (buys[i] as Entry).line, why);
 }

@@ -31,6 +31,9 @@ export interface LineSpec {
   readonly toCash: boolean;
   /** Whether a buyable member is Preferred if held (only then does the choice depend on holdings). */
   readonly hasPreferred: boolean;
+  /** The first buyable member and its buy priority: the buy product unless a Preferred if held member is held. */
+  readonly firstBuy: Product | undefined;
+  readonly firstBuyPriority: BuyPriorityId;
 }
 
 /** What a position needs to know about its product, found with one lookup. */
@@ -175,7 +178,10 @@ export function buildTemplate(
       notes.push({ severity: 'Info', code: 'SUBSTITUTED', message: `${tickerOf(products, d.original)} replaced by ${tickerOf(products, d.key)} (product substitution)`, productId: d.key });
     }
     const hasPreferred = buyable.some((id) => buy.get(id) === BuyPriority.PreferredIfHeld);
-    lines.push({ key: d.key, ticker: tickerOf(products, d.key), targetPct: toCash ? 0 : d.targetPct, lowerPct: d.lowerPct, upperPct: d.upperPct, members: d.members, buyable, toCash, hasPreferred });
+    const first = buyable[0];
+    const firstBuy = first === undefined ? undefined : products.get(first);
+    const firstBuyPriority = first === undefined ? BuyPriority.CanBuy : (buy.get(first) ?? BuyPriority.CanBuy);
+    lines.push({ key: d.key, ticker: tickerOf(products, d.key), targetPct: toCash ? 0 : d.targetPct, lowerPct: d.lowerPct, upperPct: d.upperPct, members: d.members, buyable, toCash, hasPreferred, firstBuy, firstBuyPriority });
   }
   // Lines in ticker order, so trades come out sorted without a sort per account.
   const order = lines.map((_, i) => i).sort((a, b) => compareLines(lines[a] as LineSpec, lines[b] as LineSpec));

@@ -79,17 +79,24 @@ function byOverweight(a: Line, b: Line): number {
   return d !== 0 ? d : a.key - b.key;
 }
 
+// `sellRank` is 0 for a line with a Priority Sell holding, 1 otherwise,
+// computed once per sort rather than once per comparison.
 function byPrioritySellThenOverweight(a: Line, b: Line): number {
-  const pa = hasPrioritySell(a) ? 0 : 1;
-  const pb = hasPrioritySell(b) ? 0 : 1;
-  return pa !== pb ? pa - pb : byOverweight(a, b);
+  return a.sellRank !== b.sellRank ? a.sellRank - b.sellRank : byOverweight(a, b);
 }
 
 /** Lines above their target, most overweight first; ties by product id for a stable order. */
 export function overweightLines(st: AccountState, prioritySellFirst: boolean): Line[] {
   const out: Line[] = [];
   for (const line of st.lines) if (line.now - line.targetDollars > HALF_CENT && line.holdings.length > 0) out.push(line);
-  if (out.length > 1) out.sort(prioritySellFirst ? byPrioritySellThenOverweight : byOverweight);
+  if (out.length > 1) {
+    if (prioritySellFirst) {
+      for (const line of out) line.sellRank = hasPrioritySell(line) ? 0 : 1;
+      out.sort(byPrioritySellThenOverweight);
+    } else {
+      out.sort(byOverweight);
+    }
+  }
   return out;
 }
 

@@ -30,24 +30,33 @@ export interface Settings {
   readonly countOrders: boolean;
 }
 
+// Lines and holdings are pooled: a large batch builds about fifty of them per
+// account, and they die as soon as the result is emitted (which copies what it
+// needs). `newLine`/`newHolding` take one from the pool, `releaseState` gives
+// an account's back once its result exists.
 export class Holding {
   sold = 0;
   soldCents = 0;
   reason = '';
-  constructor(
-    readonly product: Product,
-    readonly price: number,
-    readonly decimals: number,
-    public shares: number,
-    readonly sellPriority: SellPriorityId,
-    /** Shares that may be sold under Sell If No Gain (all shares for other priorities). */
-    public lossShares: number,
-    readonly line: Line,
-  ) {}
+  product!: Product;
+  price = 0;
+  decimals = 0;
+  shares = 0;
+  sellPriority: SellPriorityId = SellPriority.CanSell;
+  /** Shares that may be sold under Sell If No Gain (all shares for other priorities). */
+  lossShares = 0;
+  line!: Line;
 }
 
 export class Line {
   readonly holdings: Holding[] = [];
+  key = 0;
+  ticker = '';
+  inModel = false;
+  target = 0;
+  targetPct = 0;
+  lowerPct = 0;
+  upperPct = 0;
   /** Market value before trades. */
   value = 0;
   /** Market value as trades are planned. */
@@ -62,17 +71,64 @@ export class Line {
   /** Dollars the current buy phase wants to spend on this line. */
   want = 0;
   tier = 0;
+  /** Scratch of the overweight sort (0 when the line holds a Priority Sell product). */
+  sellRank = 1;
   /** Set when a filter dropped this line's buy, so a recomputation skips it. */
   buyDropped = false;
-  constructor(
-    readonly key: number,
-    readonly ticker: string,
-    readonly inModel: boolean,
-    readonly target: number,
-    readonly targetPct: number,
-    readonly lowerPct: number,
-    readonly upperPct: number,
-  ) {}
+}
+
+const linePool: Line[] = [];
+const holdingPool: Holding[] = [];
+
+export function newLine(key: number, ticker: string, inModel: boolean, target: number, targetPct: number, lowerPct: number, upperPct: number): Line {
+  const l = linePool.pop() ?? new Line();
+  l.key = key;
+  l.ticker = ticker;
+  l.inModel = inModel;
+  l.target = target;
+  l.targetPct = targetPct;
+  l.lowerPct = lowerPct;
+  l.upperPct = upperPct;
+  l.value = 0;
+  l.now = 0;
+  l.targetDollars = 0;
+  l.buyProduct = null;
+  l.buyPriority = BuyPriority.CanBuy;
+  l.buyDecimals = 0;
+  l.bought = 0;
+  l.boughtCents = 0;
+  l.buyReason = '';
+  l.want = 0;
+  l.tier = 0;
+  l.sellRank = 1;
+  l.buyDropped = false;
+  return l;
+}
+
+export function newHolding(product: Product, price: number, decimals: number, sellPriority: SellPriorityId, line: Line): Holding {
+  const h = holdingPool.pop() ?? new Holding();
+  h.sold = 0;
+  h.soldCents = 0;
+  h.reason = '';
+  h.product = product;
+  h.price = price;
+  h.decimals = decimals;
+  h.shares = 0;
+  h.sellPriority = sellPriority;
+  h.lossShares = 0;
+  h.line = line;
+  return h;
+}
+
+/** Gives the lines and holdings of a finished account back to the pools; the state must not be used after. */
+export function releaseState(st: AccountState): void {
+  for (const line of st.lines) {
+    for (const h of line.holdings) holdingPool.push(h);
+    line.holdings.length = 0;
+    line.buyProduct = null;
+    linePool.push(line);
+  }
+  st.lines.length = 0;
 }
 
 export class AccountState {
