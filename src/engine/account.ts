@@ -39,20 +39,22 @@ export function runAccount(snap: AccountSnapshot, options: RebalanceOptions, cas
   if (st.failed) return done(st, errorResult(snap.accountId, settings.reason, st.messages));
   const messageCount = st.messages.length;
   plan(st);
+  let result = finishState(st);
   if (settings.reason === 'NeedReview') {
     // Trades move cash by their cent-rounded estimates while holdings move by
     // shares × price, so the post-trade investable value differs from the one
     // the targets came from by the sub-cent rounding of each trade. A second
-    // run judges the post-trade portfolio against targets of that value; plan
-    // again on it so both runs compare the same numbers (a fixed point). The
-    // re-plan usually gives the same trades, hence the same value; it is
-    // capped at two.
+    // run judges the post-trade portfolio against targets of that value. When
+    // it differs and that run might trade (a conservative check), plan again
+    // on it so both runs compare the same numbers (a fixed point). About one
+    // account in a thousand re-plans; at most twice.
     for (let k = 0; k < 2 && retargetAfterTrades(st); k++) {
       st.resetPlan(messageCount);
       plan(st);
+      result = finishState(st);
     }
   }
-  return done(st, finishState(st));
+  return done(st, result);
 }
 
 function done(st: AccountState, result: AccountResult): AccountResult {

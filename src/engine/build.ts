@@ -147,13 +147,14 @@ export function setTargets(st: AccountState, prot: number, investable: number): 
 }
 
 /**
- * Re-targets the account on the value it has after its planned trades, when
+ * Re-targets the account on the value it has after its planned trades (set
+ * by finishState), when
  * that value differs from the one the targets came from and a NeedReview of
  * the post-trade portfolio on it might trade. Returns whether it re-targeted
  * (the caller then plans again).
  */
 export function retargetAfterTrades(st: AccountState): boolean {
-  const value = st.valueAfter();
+  const value = st.valueAfterTrades;
   const snap = st.snap;
   const prot = protectedCash(snap.setAsideCash, snap.asOfDate, { managed: value, excluded: snap.excludedValue ?? 0 });
   const investable = value - prot > 0 ? value - prot : 0;

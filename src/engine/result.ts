@@ -19,7 +19,6 @@ export function finishState(st: AccountState): AccountResult {
   const buys: Trade[] = [];
   const rows: WeightRow[] = [];
   let positionsAfter = 0;
-  const after: number[] = [];
   for (const line of st.lines) {
     let v = 0;
     for (const h of line.holdings) {
@@ -33,19 +32,18 @@ export function finishState(st: AccountState): AccountResult {
       v += line.bought * (bp.price as number);
       buys.push({ accountId, productId: bp.id, ticker: bp.ticker, side: 'Buy', shares: line.bought, estimatedAmount: line.boughtCents / 100, price: bp.price as number, reason: line.buyReason });
     }
-    after.push(v);
+    line.afterValue = v;
     positionsAfter += v;
   }
   // Lines are already in ticker order; only equivalents can break it.
   if (!isSorted(sells)) sells.sort(byTicker);
   if (!isSorted(buys)) buys.sort(byTicker);
   const cashAfter = st.cashNow();
+  st.valueAfterTrades = positionsAfter + cashAfter;
   const I0 = st.investable;
   const I1 = Math.max(0, positionsAfter + cashAfter - st.protectedCash);
-  for (let i = 0; i < st.lines.length; i++) {
-    const line = st.lines[i];
-    if (!line) continue;
-    const va = after[i] as number;
+  for (const line of st.lines) {
+    const va = line.afterValue;
     rows.push({
       productId: line.key,
       ticker: line.ticker,
@@ -59,7 +57,8 @@ export function finishState(st: AccountState): AccountResult {
       weightAfter: I1 > 0 ? (va / I1) * 100 : 0,
     });
   }
-  const trades = sells.length === 0 ? buys : buys.length === 0 ? sells : sells.concat(buys);
+  for (const b of buys) sells.push(b);
+  const trades = sells;
   const freeBefore = st.cashBefore - st.protectedCash;
   const freeAfter = cashAfter - st.protectedCash;
   return {

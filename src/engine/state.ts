@@ -75,6 +75,8 @@ export class Line {
   sellRank = 1;
   /** Set when a filter dropped this line's buy, so a recomputation skips it. */
   buyDropped = false;
+  /** Market value after the planned trades, set when the result is emitted. */
+  afterValue = 0;
 }
 
 const linePool: Line[] = [];
@@ -122,13 +124,14 @@ export function newHolding(product: Product, price: number, decimals: number, se
 
 /** Gives the lines and holdings of a finished account back to the pools; the state must not be used after. */
 export function releaseState(st: AccountState): void {
-  for (const line of st.lines) {
-    for (const h of line.holdings) holdingPool.push(h);
-    line.holdings.length = 0;
+  const lines = st.lines;
+  while (lines.length > 0) {
+    const line = lines.pop() as Line;
+    const hs = line.holdings;
+    while (hs.length > 0) holdingPool.push(hs.pop() as Holding);
     line.buyProduct = null;
     linePool.push(line);
   }
-  st.lines.length = 0;
 }
 
 export class AccountState {
@@ -145,6 +148,8 @@ export class AccountState {
    */
   basis = 0;
   protectedCash = 0;
+  /** Account value after the planned trades, as the result sums it (per line, then cash), which is how a later build sums the post-trade holdings. */
+  valueAfterTrades = 0;
   cashTarget = 0;
   cashTargetFraction = 0;
   cashUpper = 0;
@@ -169,16 +174,6 @@ export class AccountState {
   availableCents(): number {
     const c = Math.floor((this.cashNow() - this.cashTarget) * 100 + 1e-6);
     return c > 0 ? c : 0;
-  }
-
-  /** Account value after the planned trades, summed the way a later build sums the post-trade holdings. */
-  valueAfter(): number {
-    let v = 0;
-    for (const line of this.lines) {
-      for (const h of line.holdings) v += (h.shares - h.sold) * h.price;
-      if (line.bought > 0 && line.buyProduct) v += line.bought * (line.buyProduct.price as number);
-    }
-    return v + this.cashNow();
   }
 
   /** Undoes every planned trade and the messages planning added, so the account can be planned again. */
