@@ -4,7 +4,9 @@ import { migrateToLatest, openDatabase } from './db/database.js';
 import { importBook } from './import/index.js';
 import { type DemoCredentials, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
 import { findFirmIdByCode } from './platform/firms/repository.js';
+import { createTradingServices } from './platform/trading/index.js';
 import { startServer } from './server.js';
+import { systemClock } from './shared/clock.js';
 
 const USAGE = `wealth <command> [options]
 
@@ -13,6 +15,7 @@ const USAGE = `wealth <command> [options]
   seed    --demo [--households N] [--seed S] [--firm-code CODE]
                                              generate a demo firm with a realistic book
   import  --firm CODE FILE...                load a book from JSON or CSV files (all or nothing)
+  worker                                     work rebalance chunks (PostgreSQL; run any number)
 
 Configuration comes from the environment; see README.md.`;
 
@@ -93,6 +96,30 @@ async function main(argv: string[]): Promise<number> {
       });
       console.log(JSON.stringify(report, null, 2));
       return report.ok ? 0 : 1;
+    }
+    case 'worker': {
+      const config = loadConfig();
+      if (config.database.dialect !== 'postgres') {
+        throw new UsageError('wealth worker needs PostgreSQL (DATABASE_URL); on SQLite, rebalances run inside wealth serve');
+      }
+      const db = openDatabase(config.database);
+      await migrateToLatest(db);
+      const { queue } = createTradingServices(config, db, systemClock, 'worker');
+      await queue.start();
+      console.log(`worker ${process.pid} working rebalance chunks (concurrency ${config.workerConcurrency})`);
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+        process.once(signal, () => {
+          // Finish the chunk in hand; the others stay queued for the remaining workers.
+          queue
+            .stop()
+            .then(() => db.close())
+            .then(
+              () => process.exit(0),
+              () => process.exit(1),
+            );
+        });
+      }
+      return -1;
     }
     default:
       console.log(USAGE);

@@ -20,6 +20,13 @@ export interface AppConfig {
   signInLockSeconds: number;
   seedDemoOnEmpty: boolean;
   shutdownGraceMs: number;
+  /** On PostgreSQL, whether `wealth serve` also works rebalance chunks (workers always do). */
+  workerInServer: boolean;
+  workerConcurrency: number;
+  rebalanceChunkSize: number;
+  chunkTimeoutSeconds: number;
+  /** PostgreSQL schema of pg-boss's tables: every server and worker of one install must agree. */
+  jobSchema: string;
 }
 
 export class ConfigError extends Error {
@@ -52,6 +59,12 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function identifier(env: Env, name: string, fallback: string): string {
+  const raw = env[name] ?? fallback;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw)) throw new ConfigError(name, `must be a lower-case SQL identifier, got "${raw}"`);
+  return raw;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -89,6 +102,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     signInLockSeconds: integer(env, 'SIGN_IN_LOCK_SECONDS', 900, 1, 86400),
     seedDemoOnEmpty: boolean(env, 'SEED_DEMO_ON_EMPTY', true),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    workerInServer: boolean(env, 'WORKER_IN_SERVER', true),
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 1, 1, 64),
+    rebalanceChunkSize: integer(env, 'REBALANCE_CHUNK_SIZE', 1000, 1, 100_000),
+    chunkTimeoutSeconds: integer(env, 'CHUNK_TIMEOUT_SECONDS', 120, 2, 3600),
+    jobSchema: identifier(env, 'JOB_SCHEMA', 'pgboss'),
     ...overrides,
   };
 }

@@ -32,7 +32,7 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     outbox,
     ...createTradeBlockServices(db.kysely, clock, outbox),
     rebalancerTradeBlocks: createRebalancerTradeBlocks(db.kysely, clock, outbox),
-    ...createTradingServices(db.kysely, clock),
+    ...createTradingServices(config, db, clock),
   };
 }
 

@@ -30,7 +30,9 @@ export function useTestApp(
     context.db = opened.db;
     context.firm = await createTestFirm(opened.db.kysely, 'alpha');
     context.otherFirm = await createTestFirm(opened.db.kysely, 'beta');
-    const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env }, { database: database.config });
+    // pg-boss's tables go in a schema beside the suite's, dropped with it.
+    const jobs = opened.db.schema ? { JOB_SCHEMA: `${opened.db.schema}_jobs` } : {};
+    const config = loadConfig({ LOG_LEVEL: 'silent', ...jobs, ...options.env }, { database: database.config });
     context.app = await buildApp({ config, db: opened.db, clock: options.clock, logStream: options.logStream });
     await context.app.ready();
     context.session = async (user, of = 'firm') => {

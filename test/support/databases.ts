@@ -45,6 +45,8 @@ function postgres(url: string): TestDatabase {
           const cleanup = new pg.Client({ connectionString: url });
           await cleanup.connect();
           await cleanup.query(`drop schema ${schema} cascade`);
+          // pg-boss's schema beside it (test/support/app.ts sets JOB_SCHEMA so).
+          await cleanup.query(`drop schema if exists ${schema}_jobs cascade`);
           await cleanup.end();
         },
       };

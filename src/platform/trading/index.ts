@@ -1,22 +1,41 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { AppConfig } from '../../config.js';
+import type { Db } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
 import { TradeBlockRepository } from '../trade-blocks/repository.js';
-import { InProcessQueue } from './queue.js';
+import { PgBossQueue } from './pg-queue.js';
+import { InProcessQueue, type JobQueue } from './queue.js';
 import { QuickTradeService } from './quick-trades.js';
 import { TradingRepository } from './repository.js';
 import { BatchRunner } from './runner.js';
 import { TradingService } from './service.js';
 import { SnapshotRepository } from './snapshots.js';
 
-export function createTradingServices(db: Kysely<Database>, clock: Clock) {
-  const repository = new TradingRepository(db);
-  const runner = new BatchRunner(repository, new SnapshotRepository(db), clock);
-  const queue = new InProcessQueue(runner, repository, clock);
+/**
+ * SQLite runs chunks in this process; PostgreSQL hands them to pg-boss so that `wealth worker`
+ * processes share them (and `wealth serve` works too unless WORKER_IN_SERVER=false).
+ */
+export function createTradingServices(config: AppConfig, db: Db, clock: Clock, role: 'server' | 'worker' = 'server') {
+  const repository = new TradingRepository(db.kysely);
+  const runner = new BatchRunner(repository, new SnapshotRepository(db.kysely), clock);
+  const queue: JobQueue =
+    config.database.dialect === 'postgres'
+      ? new PgBossQueue(
+          {
+            connectionString: config.database.url,
+            schema: config.jobSchema,
+            work: role === 'worker' || config.workerInServer,
+            concurrency: config.workerConcurrency,
+            chunkTimeoutSeconds: config.chunkTimeoutSeconds,
+          },
+          runner,
+          repository,
+          clock,
+        )
+      : new InProcessQueue(runner, repository, clock);
   return {
     queue,
     runner,
-    trading: new TradingService(repository, queue, clock),
-    quickTrades: new QuickTradeService(repository, new TradeBlockRepository(db), clock),
+    trading: new TradingService(repository, queue, clock, config.rebalanceChunkSize),
+    quickTrades: new QuickTradeService(repository, new TradeBlockRepository(db.kysely), clock),
   };
 }

@@ -6,8 +6,6 @@ import type { JobQueue } from './queue.js';
 import type { TradingRepository } from './repository.js';
 import type { RebalanceRequest, StoredRequest } from './schemas.js';
 
-/** Accounts per chunk: large enough to amortise a snapshot read, small enough to share among workers. */
-export const CHUNK_SIZE = 1000;
 const WAIT_POLL_MS = 20;
 const WAIT_LIMIT_MS = 10 * 60 * 1000;
 
@@ -17,12 +15,15 @@ function invalid(problems: FieldProblem[]): DomainError {
   return new DomainError('validation_failed', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
 }
 
-/** Splits items into chunks, never splitting a group (a sleeved registration's accounts). */
-function chunk(groups: number[][]): number[][] {
+/**
+ * Splits items into chunks, never splitting a group (a sleeved registration's accounts). A chunk
+ * is large enough to amortise a snapshot read and small enough for workers to share a batch.
+ */
+function chunk(groups: number[][], size: number): number[][] {
   const chunks: number[][] = [];
   let current: number[] = [];
   for (const group of groups) {
-    if (current.length > 0 && current.length + group.length > CHUNK_SIZE) {
+    if (current.length > 0 && current.length + group.length > size) {
       chunks.push(current);
       current = [];
     }
@@ -38,6 +39,7 @@ export class TradingService {
     private readonly repository: TradingRepository,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
+    private readonly chunkSize: number,
   ) {}
 
   async definition(firmId: number) {
@@ -101,7 +103,7 @@ export class TradingService {
       groups = accounts.map((a) => [a]);
     }
 
-    const chunks = chunk(groups);
+    const chunks = chunk(groups, this.chunkSize);
     const stored: StoredRequest = { ...request, level };
     const { batchId, chunkIds } = await this.repository.createBatch({
       firmId,

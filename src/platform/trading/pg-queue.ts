@@ -1,0 +1,89 @@
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import type { Clock } from '../../shared/clock.js';
+import { type JobQueue, MAX_CHUNK_ATTEMPTS } from './queue.js';
+import type { TradingRepository } from './repository.js';
+import type { BatchRunner } from './runner.js';
+
+const QUEUE = 'rebalance-chunk';
+
+export interface PgQueueOptions {
+  connectionString: string;
+  /** pg-boss's own schema. */
+  schema: string;
+  /** Work chunks in this process (a `wealth worker`, or `wealth serve` with WORKER_IN_SERVER). */
+  work: boolean;
+  /** Chunks worked at once by this process. */
+  concurrency: number;
+  /** A chunk running longer is taken to have died with its worker and is retried elsewhere. */
+  chunkTimeoutSeconds: number;
+}
+
+/**
+ * PostgreSQL's queue: chunks are pg-boss jobs, so any number of `wealth worker` processes on any
+ * number of nodes share a batch. A worker that dies mid-chunk leaves the job active until it
+ * expires; pg-boss then hands it to another worker, and the chunk's done-guard keeps its trades
+ * from being written twice. A chunk that failed MAX_CHUNK_ATTEMPTS times ends its batch Failed.
+ */
+export class PgBossQueue implements JobQueue {
+  private boss: PgBoss | undefined;
+
+  constructor(
+    private readonly options: PgQueueOptions,
+    private readonly runner: BatchRunner,
+    private readonly repository: TradingRepository,
+    private readonly clock: Clock,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  async start() {
+    const boss = new PgBoss({
+      connectionString: this.options.connectionString,
+      schema: this.options.schema,
+      max: 4,
+      // Expired jobs (dead workers) are noticed by maintenance; check often so a batch resumes soon.
+      maintenanceIntervalSeconds: Math.max(1, Math.min(30, Math.floor(this.options.chunkTimeoutSeconds / 2))),
+      schedule: false,
+    });
+    boss.on('error', (error) => this.log?.error({ err: error }, 'pg-boss error'));
+    await boss.start();
+    await boss.createQueue(QUEUE, {
+      name: QUEUE,
+      retryLimit: MAX_CHUNK_ATTEMPTS,
+      retryDelay: 1,
+      expireInSeconds: this.options.chunkTimeoutSeconds,
+    });
+    this.boss = boss;
+    if (this.options.work) {
+      for (let i = 0; i < this.options.concurrency; i++) {
+        await boss.work<{ chunkId: number }>(QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => this.handle(job!.data.chunkId));
+      }
+    }
+  }
+
+  private async handle(chunkId: number) {
+    try {
+      await this.runner.runChunk(chunkId);
+    } catch (error) {
+      this.log?.error({ err: error, chunkId }, 'rebalance chunk failed');
+      const chunk = await this.repository.chunk(chunkId);
+      if (chunk && chunk.attempts >= MAX_CHUNK_ATTEMPTS) {
+        await this.repository.failBatch(chunk.batch_id, `A part of the batch failed ${chunk.attempts} times: ${(error as Error).message}`, this.clock.now().toISOString());
+        return;
+      }
+      throw error; // pg-boss retries it
+    }
+  }
+
+  async enqueue(chunkIds: number[]) {
+    if (!this.boss) throw new Error('the job queue is not started');
+    for (let i = 0; i < chunkIds.length; i += 1000) {
+      await this.boss.insert(chunkIds.slice(i, i + 1000).map((chunkId) => ({ name: QUEUE, data: { chunkId } })));
+    }
+  }
+
+  async stop() {
+    await this.boss?.stop({ graceful: true, wait: true, timeout: 30_000 });
+    this.boss = undefined;
+  }
+}
