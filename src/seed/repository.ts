@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { bulkInsert, type ColumnType } from '../db/bulk-insert.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { ChunkRows, FirmRows, TableName } from './rows.js';
@@ -13,11 +14,9 @@ import type { ChunkRows, FirmRows, TableName } from './rows.js';
  * table's own sequence with nextval, so concurrent writers never collide. Tables whose ids no
  * other row needs (lots, prices, pending transactions) let the database number them.
  *
- * Statements carry the rows as one value per column: SQLite reads a JSON array through
- * json_each, PostgreSQL unnests typed arrays. That keeps the statement count and the bound
- * parameter count tiny however many rows a chunk holds.
+ * Statements carry the rows as one value per column (src/db/bulk-insert.ts), which keeps the
+ * statement count and the bound parameter count tiny however many rows a chunk holds.
  */
-type ColumnType = 'int4' | 'int8' | 'text' | 'float8';
 
 interface TableSpec {
   columns: Record<string, ColumnType>;
@@ -237,7 +236,7 @@ export async function writeTables(
     const step = dialect === 'sqlite' ? SQLITE_ROWS_PER_STATEMENT : PG_ROWS_PER_STATEMENT;
     for (let start = 0; start < values.length; start += step) {
       const part = values.slice(start, start + step);
-      await (dialect === 'sqlite' ? insertSqlite : insertPostgres)(conn, table, typed, constants, part);
+      await bulkInsert(conn, table, typed, constants, part);
     }
   }
   return ids;
@@ -258,33 +257,6 @@ async function allocateIds(conn: Conn, dialect: Db['dialect'], table: TableName,
   const { rows } = await sql<{ id: number }>`
     select nextval(pg_get_serial_sequence(${table}, 'id')) as id from generate_series(1, ${count}::int) order by 1`.execute(conn);
   return rows.map((r) => Number(r.id));
-}
-
-async function insertSqlite(
-  conn: Conn,
-  table: string,
-  columns: [string, ColumnType][],
-  constants: [string, ColumnType, string | number][],
-  rows: unknown[][],
-): Promise<void> {
-  const names = [...columns.map(([c]) => c), ...constants.map(([c]) => c)];
-  const select = [...columns.map((_, i) => sql.raw(`value ->> ${i}`)), ...constants.map(([, , v]) => sql`${v}`)];
-  await sql`insert into ${sql.table(table)} (${sql.join(names.map((n) => sql.ref(n)))})
-    select ${sql.join(select)} from json_each(${JSON.stringify(rows)})`.execute(conn);
-}
-
-async function insertPostgres(
-  conn: Conn,
-  table: string,
-  columns: [string, ColumnType][],
-  constants: [string, ColumnType, string | number][],
-  rows: unknown[][],
-): Promise<void> {
-  const names = [...columns.map(([c]) => c), ...constants.map(([c]) => c)];
-  const arrays = columns.map(([, type], i) => sql`${rows.map((r) => r[i])}::${sql.raw(type)}[]`);
-  const fixed = constants.map(([, type, v]) => sql`${v}::${sql.raw(type)}`);
-  await sql`insert into ${sql.table(table)} (${sql.join(names.map((n) => sql.ref(n)))})
-    select u.*, ${sql.join(fixed)} from unnest(${sql.join(arrays)}) as u`.execute(conn);
 }
 
 export type { ChunkRows, FirmRows };

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { bulkInsert, type ColumnType } from '../../db/bulk-insert.js';
 import type { Database } from '../../db/schema.js';
 
 export interface NewTrade {
@@ -20,6 +21,23 @@ export interface NewMessage {
 }
 
 const INSERT_ROWS = 500;
+
+const TRADE_COLUMNS: [string, ColumnType][] = [
+  ['account_id', 'int4'],
+  ['product_id', 'int4'],
+  ['side', 'text'],
+  ['trade_type', 'text'],
+  ['shares_micros', 'int8'],
+  ['amount_cents', 'int8'],
+  ['price_micros', 'int8'],
+  ['reason', 'text'],
+];
+const MESSAGE_COLUMNS: [string, ColumnType][] = [
+  ['account_id', 'int4'],
+  ['severity', 'text'],
+  ['code', 'text'],
+  ['message', 'text'],
+];
 
 export class TradingRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -89,38 +107,25 @@ export class TradingRepository {
    * the chunk's `done_at`: a chunk retried after a crash writes nothing twice. Returns the batch
    * when this chunk finished it.
    */
-  async completeChunk(chunk: { id: number; firmId: number; batchId: number; instanceId: number }, trades: NewTrade[], messages: NewMessage[], now: string) {
+  async completeChunk(chunk: { id: number; firmId: number; batchId: number; instanceId: number; items: number }, trades: NewTrade[], messages: NewMessage[], now: string) {
     return this.db.transaction().execute(async (trx) => {
       const claimed = await trx.updateTable('batch_chunks').set({ done_at: now }).where('id', '=', chunk.id).where('done_at', 'is', null).executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) return { wrote: false as const };
-      for (let i = 0; i < trades.length; i += INSERT_ROWS) {
-        await trx
-          .insertInto('trades')
-          .values(
-            trades.slice(i, i + INSERT_ROWS).map((t) => ({
-              firm_id: chunk.firmId,
-              trade_instance_id: chunk.instanceId,
-              account_id: t.accountId,
-              product_id: t.productId,
-              side: t.side,
-              trade_type: t.tradeType,
-              shares_micros: t.sharesMicros,
-              amount_cents: t.amountCents,
-              price_micros: t.priceMicros,
-              reason: t.reason,
-              status: 'Open' as const,
-              created_at: now,
-            })),
-          )
-          .execute();
-      }
-      for (let i = 0; i < messages.length; i += INSERT_ROWS) {
-        await trx
-          .insertInto('batch_messages')
-          .values(messages.slice(i, i + INSERT_ROWS).map((m) => ({ firm_id: chunk.firmId, batch_id: chunk.batchId, account_id: m.accountId, severity: m.severity, code: m.code, message: m.message, created_at: now })))
-          .execute();
-      }
-      const items = JSON.parse((await trx.selectFrom('batch_chunks').select('keys').where('id', '=', chunk.id).executeTakeFirstOrThrow()).keys).length as number;
+      await bulkInsert(
+        trx,
+        'trades',
+        TRADE_COLUMNS,
+        [['firm_id', 'int4', chunk.firmId], ['trade_instance_id', 'int4', chunk.instanceId], ['status', 'text', 'Open'], ['created_at', 'text', now]],
+        trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason]),
+      );
+      await bulkInsert(
+        trx,
+        'batch_messages',
+        MESSAGE_COLUMNS,
+        [['firm_id', 'int4', chunk.firmId], ['batch_id', 'int4', chunk.batchId], ['created_at', 'text', now]],
+        messages.map((m) => [m.accountId, m.severity, m.code, m.message]),
+      );
+      const items = chunk.items;
       const errors = new Set(messages.filter((m) => m.severity === 'Error').map((m) => m.accountId)).size;
       const warnings = messages.filter((m) => m.severity === 'Warning').length;
       await trx

@@ -8,18 +8,20 @@ import {
   unknownAccountResult,
 } from '../../engine/index.js';
 import type { Clock } from '../../shared/clock.js';
-import { dollarsToCents, priceToMicros, sharesToMicros } from '../../shared/money.js';
+import { CENTS_PER_DOLLAR, MICROS } from '../../shared/money.js';
 import type { NewMessage, NewTrade, TradingRepository } from './repository.js';
 import type { StoredRequest } from './schemas.js';
 import type { AccountRow, FirmContext, SnapshotRepository } from './snapshots.js';
 
-/** Per-key options of a stored request: `amounts[i]` belongs to `keys[i]` (Add and Withdraw). */
-export function optionsFor(request: StoredRequest, accountId: number): RebalanceOptions {
-  const index = request.keys.indexOf(accountId);
-  const amount = request.reason === 'Add' || request.reason === 'Withdraw' ? request.amounts?.[index] : undefined;
-  return {
+/** A stored request made ready to run: its options, and `amounts[i]` matched to `keys[i]`. */
+export interface BatchPlan {
+  request: StoredRequest;
+  optionsFor(accountId: number): RebalanceOptions;
+}
+
+export function planOf(request: StoredRequest): BatchPlan {
+  const shared: RebalanceOptions = {
     reason: request.reason,
-    amount,
     exactTrades: request.exactTrades,
     maxTrades: request.maxTrades,
     minTradeAmount: request.minTradeAmount,
@@ -29,6 +31,10 @@ export function optionsFor(request: StoredRequest, accountId: number): Rebalance
     includeCustodialCash: request.includeCustodialCash,
     useProductSubstitution: request.useProductSubstitution,
   };
+  if (request.reason !== 'Add' && request.reason !== 'Withdraw') return { request, optionsFor: () => shared };
+  // Add and Withdraw name accounts directly (entity Account), each with its own amount.
+  const amounts = new Map(request.keys.map((key, i) => [key, request.amounts?.[i]]));
+  return { request, optionsFor: (accountId) => ({ ...shared, amount: amounts.get(accountId) }) };
 }
 
 function failure(accountId: number, request: StoredRequest, error: unknown): AccountResult {
@@ -42,8 +48,9 @@ function failure(accountId: number, request: StoredRequest, error: unknown): Acc
  * cannot handle becomes an Error message of that account only.
  */
 export class BatchRunner {
-  /** Firm context per batch; batches are few at a time, so a small cap is enough. */
+  /** Firm context and parsed request per batch; batches are few at a time, so a small cap is enough. */
   private readonly contexts = new Map<number, Promise<FirmContext>>();
+  private readonly plans = new Map<number, BatchPlan>();
 
   constructor(
     private readonly repository: TradingRepository,
@@ -51,6 +58,16 @@ export class BatchRunner {
     private readonly clock: Clock,
     private readonly onBatchFinished: (batchId: number) => Promise<void> = async () => undefined,
   ) {}
+
+  private plan(batchId: number, requestJson: string): BatchPlan {
+    let plan = this.plans.get(batchId);
+    if (!plan) {
+      if (this.plans.size >= 16) this.plans.delete(this.plans.keys().next().value!);
+      plan = planOf(JSON.parse(requestJson) as StoredRequest);
+      this.plans.set(batchId, plan);
+    }
+    return plan;
+  }
 
   private context(batchId: number, firmId: number, asOfDate: string): Promise<FirmContext> {
     let context = this.contexts.get(batchId);
@@ -68,12 +85,12 @@ export class BatchRunner {
     const chunk = await this.repository.chunk(chunkId);
     if (!chunk || chunk.done_at !== null || chunk.batch_status !== 'Running') return;
     await this.repository.countAttempt(chunkId);
-    const request = JSON.parse(chunk.request) as StoredRequest;
+    const plan = this.plan(chunk.batch_id, chunk.request);
     // The business date of the run is the day the batch was created, whatever day a retry runs.
     const context = await this.context(chunk.batch_id, chunk.firm_id, chunk.created_at.slice(0, 10));
     const keys = JSON.parse(chunk.keys) as number[];
     const loaded = await this.snapshots.accounts(context, keys);
-    const results = request.level === 'Registration' ? this.byRegistration(request, keys, loaded) : this.byAccount(request, keys, loaded);
+    const results = plan.request.level === 'Registration' ? this.byRegistration(plan, keys, loaded) : this.byAccount(plan, keys, loaded);
 
     const trades: NewTrade[] = [];
     const messages: NewMessage[] = [];
@@ -84,43 +101,48 @@ export class BatchRunner {
           productId: trade.productId,
           side: trade.side,
           tradeType: 'Shares',
-          sharesMicros: sharesToMicros(trade.shares),
-          amountCents: dollarsToCents(trade.estimatedAmount),
-          priceMicros: priceToMicros(trade.price),
+          // The engine already rounded these to the stored precision, so scaling is exact.
+          sharesMicros: Math.round(trade.shares * MICROS),
+          amountCents: Math.round(trade.estimatedAmount * CENTS_PER_DOLLAR),
+          priceMicros: Math.round(trade.price * MICROS),
           reason: trade.reason,
         });
       }
       for (const message of result.messages) {
+        // Info lines (e.g. a substitution applied) are shown nowhere; storing them would cost more than the trades.
+        if (message.severity === 'Info') continue;
         messages.push({ accountId: message.accountId ?? result.accountId, severity: message.severity, code: message.code, message: message.message });
       }
     }
     const outcome = await this.repository.completeChunk(
-      { id: chunk.id, firmId: chunk.firm_id, batchId: chunk.batch_id, instanceId: chunk.trade_instance_id },
+      { id: chunk.id, firmId: chunk.firm_id, batchId: chunk.batch_id, instanceId: chunk.trade_instance_id, items: keys.length },
       trades,
       messages,
       this.clock.now().toISOString(),
     );
     if (outcome.wrote && outcome.finished) {
       this.contexts.delete(chunk.batch_id);
+      this.plans.delete(chunk.batch_id);
       await this.onBatchFinished(chunk.batch_id);
     }
   }
 
-  private byAccount(request: StoredRequest, keys: number[], loaded: { snapshot: AccountSnapshot }[]): AccountResult[] {
+  private byAccount(plan: BatchPlan, keys: number[], loaded: { snapshot: AccountSnapshot }[]): AccountResult[] {
     const snapshots = new Map(loaded.map((l) => [l.snapshot.accountId, l.snapshot]));
     return keys.map((key) => {
       const snapshot = snapshots.get(key);
-      if (!snapshot) return unknownAccountResult(key, request.reason);
+      if (!snapshot) return unknownAccountResult(key, plan.request.reason);
       try {
-        return rebalanceAccount(snapshot, optionsFor(request, key));
+        return rebalanceAccount(snapshot, plan.optionsFor(key));
       } catch (error) {
-        return failure(key, request, error);
+        return failure(key, plan.request, error);
       }
     });
   }
 
   /** Sleeved registrations move cash between sleeves, then rebalance each sleeve to its model. */
-  private byRegistration(request: StoredRequest, keys: number[], loaded: { row: AccountRow; snapshot: AccountSnapshot }[]): AccountResult[] {
+  private byRegistration(plan: BatchPlan, keys: number[], loaded: { row: AccountRow; snapshot: AccountSnapshot }[]): AccountResult[] {
+    const { request } = plan;
     const found = new Set(loaded.map((l) => l.row.id));
     const results: AccountResult[] = keys.filter((k) => !found.has(k)).map((k) => unknownAccountResult(k, request.reason));
     const byRegistration = new Map<number, { row: AccountRow; snapshot: AccountSnapshot }[]>();
@@ -132,7 +154,7 @@ export class BatchRunner {
     for (const [registrationId, members] of byRegistration) {
       const sleeves = members.filter((m) => m.row.sleeve_target_pct !== null);
       if (sleeves.length === 0) {
-        results.push(...this.byAccount(request, members.map((m) => m.row.id), members));
+        results.push(...this.byAccount(plan, members.map((m) => m.row.id), members));
         continue;
       }
       const registration: RegistrationSnapshot = {
@@ -147,7 +169,7 @@ export class BatchRunner {
         tradeBlocks: sleeves[0]!.snapshot.tradeBlocks?.filter((b) => b.entityEnum === 6),
       };
       try {
-        const outcome = rebalanceRegistration(registration, optionsFor(request, sleeves[0]!.row.id));
+        const outcome = rebalanceRegistration(registration, plan.optionsFor(sleeves[0]!.row.id));
         results.push(...outcome.accounts);
         if (outcome.messages.length > 0) {
           const first = outcome.accounts[0];

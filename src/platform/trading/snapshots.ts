@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import type { AccountSnapshot, AssetValues, Model, PendingItem, Position, Product, ProductCatalog, Substitution, TaxLot } from '../../engine/index.js';
+import { type AccountSnapshot, type AssetValues, type Model, type PendingItem, type Position, type Product, type ProductCatalog, SellPriority, type Substitution, type TaxLot } from '../../engine/index.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../../shared/money.js';
 import { TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksForEngine } from '../trade-blocks/engine-input.js';
@@ -13,6 +13,8 @@ export interface FirmContext {
   models: Map<number, Model>;
   firmSubstitutions: Substitution[];
   firmDefaultAssetValues: Exclude<AssetValues, 'UseDefault'>;
+  /** Models with a Sell If No Gain security: only their accounts need tax lots. */
+  modelsSellingIfNoGain: Set<number>;
 }
 
 export interface AccountRow {
@@ -64,7 +66,13 @@ export class SnapshotRepository {
       await this.db.selectFrom('product_substitutions').select(['product_id', 'substitute_product_id']).where('firm_id', '=', firmId).where('account_id', 'is', null).execute()
     ).map((s): Substitution => ({ productId: s.product_id, substituteProductId: s.substitute_product_id, scope: 'Firm' }));
     const fallback = firm.default_asset_values === 'UseDefault' ? 'PendingTransactionsAndOrders' : firm.default_asset_values;
-    return { firmId, asOfDate, products, models: await this.models(firmId), firmSubstitutions, firmDefaultAssetValues: fallback as FirmContext['firmDefaultAssetValues'] };
+    const models = await this.models(firmId);
+    const modelsSellingIfNoGain = new Set(
+      [...models.values()]
+        .filter((m) => m.targets.some((t) => t.sellPriority === SellPriority.SellIfNoGain) || m.productPriorities?.some((p) => p.sellPriority === SellPriority.SellIfNoGain))
+        .map((m) => m.id),
+    );
+    return { firmId, asOfDate, products, models, firmSubstitutions, firmDefaultAssetValues: fallback as FirmContext['firmDefaultAssetValues'], modelsSellingIfNoGain };
   }
 
   /** Every model of the firm with targets and ordered equivalents (a firm has tens, not thousands). */
@@ -118,14 +126,20 @@ export class SnapshotRepository {
       .where('account_id', 'in', found)
       .orderBy('product_id')
       .execute();
-    const lots = await trx
-      .selectFrom('tax_lots as l')
-      .innerJoin('positions as p', 'p.id', 'l.position_id')
-      .select(['l.position_id', 'l.shares_micros', 'l.cost_cents', 'l.acquired_date'])
-      .where('p.firm_id', '=', firmId)
-      .where('p.account_id', 'in', found)
-      .orderBy('l.acquired_date')
-      .execute();
+    // Lots matter only to Sell If No Gain (which shares are at a loss); elsewhere the position's
+    // total cost basis is all the engine reads, and lots are the largest table of a book.
+    const needLots = accounts.filter((a) => a.model_id !== null && context.modelsSellingIfNoGain.has(a.model_id)).map((a) => a.id);
+    const lots =
+      needLots.length === 0
+        ? []
+        : await trx
+            .selectFrom('tax_lots as l')
+            .innerJoin('positions as p', 'p.id', 'l.position_id')
+            .select(['l.position_id', 'l.shares_micros', 'l.cost_cents', 'l.acquired_date'])
+            .where('p.firm_id', '=', firmId)
+            .where('p.account_id', 'in', needLots)
+            .orderBy('l.acquired_date')
+            .execute();
     const pending = await trx
       .selectFrom('pending_transactions')
       .select(['account_id', 'product_id', 'type', 'shares_micros', 'amount_cents'])
@@ -165,7 +179,7 @@ export class SnapshotRepository {
             productId: p.product_id,
             shares: microsToShares(p.shares_micros),
             costBasis: centsToDollars(p.cost_cents),
-            taxLots: (lotsOf.get(p.id) ?? []).map((l): TaxLot => ({ shares: microsToShares(l.shares_micros), costBasis: centsToDollars(l.cost_cents), acquiredOn: l.acquired_date })),
+            taxLots: lotsOf.get(p.id)?.map((l): TaxLot => ({ shares: microsToShares(l.shares_micros), costBasis: centsToDollars(l.cost_cents), acquiredOn: l.acquired_date })),
           }),
         ),
         pendingTransactions: (pendingOf.get(row.id) ?? []).map(
