@@ -10,13 +10,7 @@ interface TradeOut {
   amount: number;
 }
 
-/**
- * Plans, priorities and protected cash written through the routes, honoured by POST /Trading/GenerateTrades.
- * Set to true once src/platform/trading/snapshots.ts puts loadRebalancerInputs' plan, set asides and
- * doNotBuyGroupEquivalency on each AccountSnapshot; until then rebalance.test.ts proves the same
- * through loadRebalancerInputs and the engine directly.
- */
-const SNAPSHOT_READS_REBALANCER_INPUTS = false;
+/** Plans, priorities and protected cash written through the routes, honoured by POST /Trading/GenerateTrades. */
 
 describeEachDatabase('GenerateTrades reads the rebalancing application\'s data', (database) => {
   const t = useTestApp(database);
@@ -67,7 +61,7 @@ describeEachDatabase('GenerateTrades reads the rebalancing application\'s data',
     ).id;
   });
 
-  it.runIf(SNAPSHOT_READS_REBALANCER_INPUTS)('an account in a restricted plan buys only plan securities and the plan equivalent of a model product outside it', async () => {
+  it('an account in a restricted plan buys only plan securities and the plan equivalent of a model product outside it', async () => {
     const plan = await post('/rebalancer/v1/restrictedPlans', { name: 'No BND', securities: { securities: [{ securityId: ids.VTI }, { securityId: ids.ALT }] } });
     const accountId = await createAccount(t.db.kysely, t.firm.firmId, { cash: 100_000, modelId });
     await assignPlan(accountId, plan.id);
@@ -75,7 +69,7 @@ describeEachDatabase('GenerateTrades reads the rebalancing application\'s data',
     expect(bought.sort()).toEqual([ids.VTI, ids.ALT].sort());
   });
 
-  it.runIf(SNAPSHOT_READS_REBALANCER_INPUTS)('a Do Not Sell security is never sold', async () => {
+  it('a Do Not Sell security is never sold', async () => {
     const plan = await post('/rebalancer/v1/restrictedPlans', {
       name: 'Keep OUT',
       securities: { securities: [{ securityId: ids.VTI }, { securityId: ids.BND }, { securityId: ids.OUT, sellPriorityId: 1, sellPriority: 'Do Not Sell' }] },
@@ -88,7 +82,7 @@ describeEachDatabase('GenerateTrades reads the rebalancing application\'s data',
     }
   });
 
-  it.runIf(SNAPSHOT_READS_REBALANCER_INPUTS)('protected cash is never spent', async () => {
+  it('protected cash is never spent', async () => {
     const accountId = await createAccount(t.db.kysely, t.firm.firmId, { cash: 10_000, modelId });
     await post(`/rebalancer/v1/account/accounts/${accountId}/asidecash`, { cashAmountTypeId: 1, cashAmount: 3_000, expirationTypeId: 3 });
     const trades = await generate(accountId);

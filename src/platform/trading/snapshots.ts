@@ -4,6 +4,7 @@ import { type AccountSnapshot, type AssetValues, type Model, type PendingItem, t
 import { centsToDollars, microsToPrice, microsToShares } from '../../shared/money.js';
 import { TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksForEngine } from '../trade-blocks/engine-input.js';
+import { loadRebalancerInputs } from '../../rebalancer/inputs.js';
 
 /** What every account of a batch shares: loaded once per chunk's batch, not per account. */
 export interface FirmContext {
@@ -126,9 +127,20 @@ export class SnapshotRepository {
       .where('account_id', 'in', found)
       .orderBy('product_id')
       .execute();
+    const inputs = await loadRebalancerInputs(trx, firmId, found, context.asOfDate);
+    const planOf = (accountId: number) => {
+      const planId = inputs.planOfAccount.get(accountId);
+      return planId === undefined ? null : (inputs.restrictedPlans.get(planId) ?? null);
+    };
     // Lots matter only to Sell If No Gain (which shares are at a loss); elsewhere the position's
     // total cost basis is all the engine reads, and lots are the largest table of a book.
-    const needLots = accounts.filter((a) => a.model_id !== null && context.modelsSellingIfNoGain.has(a.model_id)).map((a) => a.id);
+    const needLots = accounts
+      .filter(
+        (a) =>
+          (a.model_id !== null && context.modelsSellingIfNoGain.has(a.model_id)) ||
+          planOf(a.id)?.securities.some((s) => s.sellPriorityId === SellPriority.SellIfNoGain),
+      )
+      .map((a) => a.id);
     const lots =
       needLots.length === 0
         ? []
@@ -197,6 +209,9 @@ export class SnapshotRepository {
           }),
         ),
         model: row.model_id === null ? null : (context.models.get(row.model_id) ?? null),
+        restrictedPlan: planOf(row.id),
+        doNotBuyGroupEquivalency: inputs.doNotBuyGroupEquivalency,
+        setAsideCash: inputs.setAsideCash.get(row.id) ?? [],
         substitutions: [
           ...(subsOf.get(row.id) ?? []).map((s): Substitution => ({ productId: s.product_id, substituteProductId: s.substitute_product_id, scope: 'Account' })),
           ...context.firmSubstitutions,
