@@ -88,11 +88,14 @@ export function roundUpLowestPrice(st: AccountState, lines: Line[], why: WhyCode
   const cands: Line[] = [];
   for (const line of lines) {
     const p = line.buyProduct;
+    if (!p || line.buyDropped || line.want <= 1e-9 || p.price === null || !(p.price > 0)) continue;
+    // Only a rounding remainder is rounded up; a buy cut by cash stays cut,
+    // and while one is cut no other buy is rounded up with the cash it lacks
+    // (a later run would sell the extra unit to fund the cut buy).
+    if (line.want >= p.price / 10 ** line.buyDecimals - 1e-9) return;
     // Only a buy is rounded up: a line that rounded down to nothing has none.
-    if (!p || line.buyDropped || line.bought <= 0 || line.want <= 1e-9 || p.price === null || !(p.price > 0)) continue;
+    if (line.bought <= 0) continue;
     if (p.type !== 'Equity' && p.type !== 'ETF') continue;
-    // Only a rounding remainder is rounded up; a buy cut by cash stays cut.
-    if (line.want >= p.price / 10 ** line.buyDecimals) continue;
     // A remainder within twice the rounding margin is not rounded up: the line
     // would end almost a whole unit over target, and the margin of a later
     // run's drift sell (one margin) would sell it back; the second margin keeps
