@@ -124,6 +124,12 @@ describeEachDatabase('portfolio book API (verbose)', (database) => {
     expect(create.statusCode).toBe(400);
   });
 
+  it('answers an id beyond the 32-bit range with a 400, not a database error', async () => {
+    const response = await call('GET', '/api/v1/Portfolio/Accounts/Verbose/99999999999');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual([{ field: 'params.key', message: 'must be <= 2147483647' }]);
+  });
+
   it('checks privileges: reading needs Read, writing needs Edit', async () => {
     expect((await call('GET', '/api/v1/Portfolio/Clients', undefined, 'nobody')).statusCode).toBe(403);
     const write = await call('POST', '/api/v1/Portfolio/Clients/Verbose', { name: 'x', representativeId: t.firm.representativeId }, 'reader');

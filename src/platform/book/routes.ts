@@ -8,6 +8,7 @@ import type { EntityDescriptor } from './entities.js';
 import type { HoldingsService } from './holdings-service.js';
 import { KeyParams, PageQuery, PositionInput, PositionRecord, PriceInput, PriceRecord } from './schemas.js';
 import type { VerboseService } from './service.js';
+import { IdSchema } from '../../http/ids.js';
 
 export interface BookRouteOptions {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -27,8 +28,8 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
       ...entity.input.properties,
       id: Type.Optional(Type.Integer({ minimum: 0, maximum: 0, description: '0 (or omitted) on create' })),
     });
-    const UpdateBody = Type.Object({ ...entity.input.properties, id: Type.Optional(Type.Integer({ minimum: 1 })) });
-    const BulkItem = Type.Object({ ...entity.input.properties, id: Type.Integer({ minimum: 1 }) });
+    const UpdateBody = Type.Object({ ...entity.input.properties, id: Type.Optional(IdSchema()) });
+    const BulkItem = Type.Object({ ...entity.input.properties, id: IdSchema() });
 
     app.get(
       base,
@@ -111,7 +112,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
     );
   }
 
-  const AccountParams = Type.Object({ accountId: Type.Integer({ minimum: 1 }) });
+  const AccountParams = Type.Object({ accountId: IdSchema() });
   app.get(
     '/Portfolio/Accounts/:accountId/Positions',
     {
@@ -135,7 +136,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
     async (request) => holdings.replacePositions(principalOf(request).firmId, request.params.accountId, request.body),
   );
 
-  const ProductParams = Type.Object({ productId: Type.Integer({ minimum: 1 }) });
+  const ProductParams = Type.Object({ productId: IdSchema() });
   app.get(
     '/Portfolio/Products/:productId/Prices',
     {

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
+import { IdSchema } from '../../http/ids.js';
 
-const Id = Type.Integer({ minimum: 1 });
+const Id = IdSchema();
 const Audit = {
   createdDate: Type.String({ format: 'date-time' }),
   createdBy: Type.String(),
@@ -16,7 +17,7 @@ export const PageQuery = Type.Object({
   $skip: Type.Integer({ minimum: 0, default: 0 }),
 });
 
-export const KeyParams = Type.Object({ key: Type.Integer({ minimum: 1 }) });
+export const KeyParams = Type.Object({ key: IdSchema() });
 
 // Households (`clients`).
 export const ClientInput = Type.Object({
@@ -50,7 +51,7 @@ export const AccountInput = Type.Object({
   cash: Type.Optional(Dollars),
   isTradingBlocked: Type.Optional(Type.Boolean({ description: 'Legacy account-level trade block' })),
   isActive: Type.Optional(Type.Boolean()),
-  restrictedPlanId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), Type.Null()], { description: 'A restricted plan of the rebalancing application (section 4.3); null for none' })),
+  restrictedPlanId: Type.Optional(Type.Union([IdSchema(), Type.Null()], { description: 'A restricted plan of the rebalancing application (section 4.3); null for none' })),
 });
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 export const AccountRecord = Type.Object({

@@ -5,10 +5,11 @@ import { principalOf } from '../auth/hook.js';
 import { Privilege } from '../auth/privileges.js';
 import type { LegacyAccountService } from './legacy.js';
 import { SyncQuery, TradeBlockDetail } from './schemas.js';
+import { IdSchema } from '../../http/ids.js';
 
 const edit = { privilege: Privilege.PortfolioEdit };
 const tags = ['Trade blocks (legacy account endpoints)'];
-const AccountParams = Type.Object({ accountId: Type.Integer({ minimum: 1 }) });
+const AccountParams = Type.Object({ accountId: IdSchema() });
 const Blocked = Type.Optional(Type.Boolean({ description: 'Legacy trade block flag' }));
 /** Partners send the whole account; only the trade block part is read here, the rest is ignored. */
 const AccountBody = Type.Object({
@@ -53,7 +54,7 @@ export const legacyAccountRoutes: FastifyPluginAsyncTypebox<{ legacy: LegacyAcco
         summary: 'Set isTradingBlocked on several accounts; false removes every deletable block except OCI',
         querystring: SyncQuery,
         body: Type.Array(
-          Type.Object({ id: Type.Integer({ minimum: 1 }), modelingInfo: Type.Object({ isTradingBlocked: Type.Boolean() }) }),
+          Type.Object({ id: IdSchema(), modelingInfo: Type.Object({ isTradingBlocked: Type.Boolean() }) }),
           { minItems: 1, maxItems: 1000 },
         ),
         response: responses({ 200: Type.Array(State) }, [401, 403]),

@@ -19,6 +19,7 @@ import {
   TradeBlockResult,
 } from './schemas.js';
 import type { TradeBlockService } from './service.js';
+import { IdSchema } from '../../http/ids.js';
 
 export interface TradeBlockRouteOptions {
   tradeBlocks: TradeBlockService;
@@ -31,7 +32,7 @@ const edit = { privilege: Privilege.PortfolioEdit };
 const manageReasons = { privilege: [Privilege.PlatformAdmin, Privilege.RebalancerService] };
 const tags = ['Trade blocks'];
 const base = '/Trading/TradeBlocks';
-const IdParams = Type.Object({ tradeBlockId: Type.Integer({ minimum: 1 }) });
+const IdParams = Type.Object({ tradeBlockId: IdSchema() });
 
 /** Section 4.2, operations 1 to 13, plus the history read (our extension, docs/decisions.md). */
 export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions> = async (app, { tradeBlocks, reasons }) => {
@@ -126,7 +127,7 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
         tags,
         summary: 'Soft-delete details by id; unknown ids come back in failedTradeBlocks',
         querystring: SyncQuery,
-        body: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 10000 }),
+        body: Type.Array(IdSchema(), { minItems: 1, maxItems: 10000 }),
         response: responses({ 200: TradeBlockResult }, [401, 403]),
       },
     },
@@ -153,7 +154,7 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
       schema: {
         tags,
         summary: 'Re-publish sync events for the accounts that have active details',
-        body: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 10000 }),
+        body: Type.Array(IdSchema(), { maxItems: 10000 }),
         response: responses(
           { 200: Type.Object({ queuedEvents: Type.Integer(), accountIds: Type.Array(Type.Integer()), notFoundAccountIds: Type.Array(Type.Integer()) }) },
           [401, 403],

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { IdSchema } from '../../http/ids.js';
 
 /** Spec 2.3: Registration = 6, Account = 7; the only two entity codes trade blocks accept. */
 export const EntityEnum = { Registration: 6, Account: 7 } as const;
@@ -76,7 +77,7 @@ export const SyncQuery = Type.Object({
 
 export const EntityQuery = Type.Object({
   entityEnum: Type.Integer({ description: '6 = Registration, 7 = Account; others are 404' }),
-  entityId: Type.Integer({ minimum: 1 }),
+  entityId: IdSchema(),
 });
 
 /** Items are checked one by one in the service so that one bad item fails alone (rule 2). */
@@ -84,7 +85,7 @@ export const BatchBody = Type.Array(Type.Unknown(), { minItems: 1, maxItems: 100
 
 export const ReasonUpdate = Type.Object({
   globalId: Type.Optional(Type.String({ format: 'uuid' })),
-  id: Type.Optional(Type.Integer({ minimum: 1 })),
+  id: Type.Optional(IdSchema()),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   allowDetailAssignment: Type.Optional(Type.Boolean()),
 });

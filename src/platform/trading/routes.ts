@@ -17,12 +17,13 @@ import {
   TradeRecord,
 } from './schemas.js';
 import type { TradingService } from './service.js';
+import { IdSchema } from '../../http/ids.js';
 
 const read = { privilege: Privilege.PortfolioRead };
 const edit = { privilege: Privilege.PortfolioEdit };
 const tags = ['Trading'];
-const BatchParams = Type.Object({ batchProcessingId: Type.Integer({ minimum: 1 }) });
-const InstanceParams = Type.Object({ tradeInstanceId: Type.Integer({ minimum: 1 }) });
+const BatchParams = Type.Object({ batchProcessingId: IdSchema() });
+const InstanceParams = Type.Object({ tradeInstanceId: IdSchema() });
 
 /** Sections 4.4 and 4.5, plus read and cancel of trade instances (docs/decisions.md). */
 export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService; quickTrades: QuickTradeService }> = async (app, { trading, quickTrades }) => {

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { IdSchema } from '../../http/ids.js';
 
 // A string enum: one schema keyword, so a bad value reads "must be one of A, B" naming the field.
 const literals = <T extends string>(values: readonly T[], description?: string) =>
@@ -13,7 +14,7 @@ export const RebalanceRequest = Type.Object({
   routine: Type.Optional(literals(['Rebalance'] as const)),
   reason: literals(REASONS),
   entity: literals(ENTITIES),
-  keys: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1_000_000 }),
+  keys: Type.Array(IdSchema(), { minItems: 1, maxItems: 1_000_000 }),
   amounts: Type.Optional(Type.Union([Type.Array(Money, { maxItems: 1_000_000 }), Type.Null()])),
   level: Type.Optional(literals(['Account', 'Registration'] as const)),
   maxTrades: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
@@ -34,8 +35,8 @@ export type StoredRequest = Omit<RebalanceRequest, 'level'> & { level: 'Account'
 
 /** Section 2.11: a trade to submit. */
 export const QuickTrade = Type.Object({
-  accountId: Type.Integer({ minimum: 1 }),
-  productId: Type.Integer({ minimum: 1 }),
+  accountId: IdSchema(),
+  productId: IdSchema(),
   tradeType: literals(['Dollars', 'Shares'] as const),
   amount: Type.Number({ exclusiveMinimum: 0, maximum: 1e13 }),
   side: literals(['1', '2'] as const, '1 buy, 2 sell'),

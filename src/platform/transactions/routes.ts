@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { responses } from '../../http/problem.js';
-import { IdSchema } from '../../rebalancer/ids.js';
+import { IdSchema } from '../../http/ids.js';
 import type { Clock } from '../../shared/clock.js';
 import { principalOf } from '../auth/hook.js';
 import { Privilege } from '../auth/privileges.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema } from '../ids.js';
+import { IdSchema } from '../../http/ids.js';
 
 const Percent = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
 const Ids = (description: string) => Type.Array(IdSchema(), { maxItems: 1000, description });

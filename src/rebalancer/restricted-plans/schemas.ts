@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema } from '../ids.js';
+import { IdSchema } from '../../http/ids.js';
 
 const Flag = Type.Integer({ minimum: 0, maximum: 1, description: '0/1 in responses (section 2.7)' });
 const NullableInt = Type.Union([Type.Integer(), Type.Null()]);

@@ -6,6 +6,7 @@ import { Privilege } from '../../platform/auth/privileges.js';
 import type { OutboxDispatcher } from '../../platform/outbox/dispatcher.js';
 import { V2Create, V2Detail, V2ListQuery, V2Update } from './schemas.js';
 import type { RebalancerTradeBlockService } from './service.js';
+import { IdSchema } from '../../http/ids.js';
 
 // The synced copy is portfolio data: the same privileges as the platform's v1 routes.
 const read = { privilege: Privilege.PortfolioRead };
@@ -19,7 +20,7 @@ export interface V2RouteOptions {
 
 const tags = ['Trade block details (v2)'];
 const base = '/api/v2/TradeBlockDetails';
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+const IdParams = Type.Object({ id: IdSchema() });
 
 /** Section 9.3: the rebalancing application's v2 interface over its copy of trade block details. */
 export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions> = async (app, { details, outbox }) => {

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { IdSchema } from '../../http/ids.js';
 
 /** Spec 9.3: the rebalancing application names the related entity by its own codes. */
 export const RelatedType = { Portfolio: 16, Account: 32 } as const;
@@ -31,8 +32,8 @@ export const V2Create = Type.Object({
   id: Type.Optional(Type.Integer({ minimum: 0, maximum: 0, description: '0 (or omitted) on create' })),
   globalId: Type.Optional(Type.String({ format: 'uuid' })),
   relatedType: RelatedTypeSchema,
-  relatedTypeId: Type.Integer({ minimum: 1 }),
-  tradeBlockReasonId: Type.Integer({ minimum: 1 }),
+  relatedTypeId: IdSchema(),
+  tradeBlockReasonId: IdSchema(),
   description: Description,
   startDate: IsoDate,
   endDate: Type.Optional(Type.Union([IsoDate, Type.Null()])),
@@ -40,10 +41,10 @@ export const V2Create = Type.Object({
 
 /** Keyed by id; only description and the dates change, the other fields must match if sent. */
 export const V2Update = Type.Object({
-  id: Type.Integer({ minimum: 1 }),
+  id: IdSchema(),
   relatedType: Type.Optional(RelatedTypeSchema),
-  relatedTypeId: Type.Optional(Type.Integer({ minimum: 1 })),
-  tradeBlockReasonId: Type.Optional(Type.Integer({ minimum: 1 })),
+  relatedTypeId: Type.Optional(IdSchema()),
+  tradeBlockReasonId: Type.Optional(IdSchema()),
   description: Type.Optional(Description),
   startDate: Type.Optional(IsoDate),
   endDate: Type.Optional(Type.Union([IsoDate, Type.Null()])),
@@ -51,7 +52,7 @@ export const V2Update = Type.Object({
 
 export const V2ListQuery = Type.Object({
   relatedType: Type.Optional(RelatedTypeSchema),
-  relatedTypeId: Type.Optional(Type.Integer({ minimum: 1 })),
+  relatedTypeId: Type.Optional(IdSchema()),
   includeDeleted: Type.Boolean({ default: false }),
 });
 
