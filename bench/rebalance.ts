@@ -4,7 +4,7 @@
  * (in-process queue) and on PostgreSQL with two `wealth worker` processes.
  * Goals: under 10 s on SQLite, under 20 s on PostgreSQL, peak memory under 1.5 GiB.
  *
- *   npx tsx bench/rebalance.ts [--accounts 100000] [--households N]
+ *   npx tsx bench/rebalance.ts [--accounts 100000] [--households N] [--only sqlite|postgres] [--chunk-size N]
  * PostgreSQL runs when TEST_DATABASE_URL or DATABASE_URL is set.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -17,7 +17,11 @@ import { loadConfig } from '../src/config.js';
 import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
 import { seedDemoFirm } from '../src/seed/demo.js';
 
-const { values } = parseArgs({ options: { accounts: { type: 'string', default: '100000' }, households: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { accounts: { type: 'string', default: '100000' }, households: { type: 'string' }, only: { type: 'string' }, 'chunk-size': { type: 'string' } },
+});
+// Settings under test reach the server and the workers alike.
+const tuning: Record<string, string> = values['chunk-size'] ? { REBALANCE_CHUNK_SIZE: values['chunk-size'] } : {};
 const ACCOUNTS = Number(values.accounts);
 // The demo generator makes about 1.8 accounts per household.
 const HOUSEHOLDS = Number(values.households ?? Math.ceil(ACCOUNTS / 1.75));
@@ -35,7 +39,7 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
   const credentials = await seedDemoFirm(db, { households: HOUSEHOLDS, seed: 7, firmCode: 'BENCH' });
   const ids = (await db.kysely.selectFrom('accounts').select('id').where('firm_id', '=', credentials.firm.id).orderBy('id').limit(ACCOUNTS).execute()).map((r) => r.id);
   console.log(`${name}: seeded ${HOUSEHOLDS} households in ${((Date.now() - seeded) / 1000).toFixed(1)} s; rebalancing ${ids.length} accounts`);
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...env }, { database: db.dialect === 'sqlite' ? { dialect: 'sqlite', file: ':memory:' } : { dialect: 'postgres', url: env.DATABASE_URL!, poolSize: 10 } });
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...tuning, ...env }, { database: db.dialect === 'sqlite' ? { dialect: 'sqlite', file: ':memory:' } : { dialect: 'postgres', url: env.DATABASE_URL!, poolSize: 10 } });
   const app = await buildApp({ config, db });
   await app.ready();
   const children = workers();
@@ -70,10 +74,13 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
 
 async function main() {
   console.log(`goal: 100,000 accounts under 10 s on SQLite, under 20 s on PostgreSQL with two workers, peak memory under 1.5 GiB`);
-  const sqlite = openDatabase({ dialect: 'sqlite', file: ':memory:' });
-  await migrateToLatest(sqlite);
-  await run('sqlite', sqlite, {}, () => []);
-  await sqlite.close();
+  if (values.only !== 'postgres') {
+    const sqlite = openDatabase({ dialect: 'sqlite', file: ':memory:' });
+    await migrateToLatest(sqlite);
+    await run('sqlite', sqlite, {}, () => []);
+    await sqlite.close();
+  }
+  if (values.only === 'sqlite') return;
 
   const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
   if (!url) {
@@ -89,7 +96,7 @@ async function main() {
     await migrateToLatest(db);
     const scoped = new URL(url);
     scoped.searchParams.set('options', `-c search_path=${schema}`);
-    const env = { DATABASE_URL: scoped.toString(), JOB_SCHEMA: `${schema}_jobs`, WORKER_IN_SERVER: 'false' };
+    const env = { ...tuning, DATABASE_URL: scoped.toString(), JOB_SCHEMA: `${schema}_jobs`, WORKER_IN_SERVER: 'false' };
     const worker = () =>
       spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli.ts'), 'worker'], { cwd: root, env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'inherit' });
     await run('postgres (2 workers)', db, env, () => [worker(), worker()]);

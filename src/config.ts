@@ -104,7 +104,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     workerInServer: boolean(env, 'WORKER_IN_SERVER', true),
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 1, 1, 64),
-    rebalanceChunkSize: integer(env, 'REBALANCE_CHUNK_SIZE', 1000, 1, 100_000),
+    rebalanceChunkSize: integer(env, 'REBALANCE_CHUNK_SIZE', 2500, 1, 100_000),
     chunkTimeoutSeconds: integer(env, 'CHUNK_TIMEOUT_SECONDS', 120, 2, 3600),
     jobSchema: identifier(env, 'JOB_SCHEMA', 'pgboss'),
     ...overrides,
