@@ -30,6 +30,10 @@ export class DomainError extends Error {
 export const validationError = (field: string, message: string, more: FieldProblem[] = []) =>
   new DomainError('validation_failed', `${field}: ${message}`, [{ field, message }, ...more]);
 
+/** One 400 naming every bad field: the detail lists them, `problems` carries them one by one. */
+export const validationFailed = (problems: FieldProblem[]) =>
+  new DomainError('validation_failed', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+
 export const notFound = (what: string, id: number | string) =>
   new DomainError('not_found', `${what} ${id} was not found`);
 

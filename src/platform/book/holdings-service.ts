@@ -1,4 +1,4 @@
-import { DomainError, type FieldProblem, notFound } from '../../shared/errors.js';
+import { type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
 import { centsToDollars, dollarsToCents, microsToPrice, microsToShares, priceToMicros, sharesToMicros } from '../../shared/money.js';
 import type { BookRepository } from './repository.js';
 import type { PositionInput, PositionRecord, PriceInput, PriceRecord } from './schemas.js';
@@ -65,7 +65,7 @@ export class HoldingsService {
       return { productId: position.productId, sharesMicros, costCents, lots };
     });
     if (problems.length > 0) {
-      throw new DomainError('validation_failed', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+      throw validationFailed(problems);
     }
     await this.repository.transaction((repository) => repository.replacePositions(firmId, accountId, rows));
     return this.positions(firmId, accountId);
@@ -83,7 +83,7 @@ export class HoldingsService {
       known.has(price.productId) ? [] : [{ field: `[${index}].productId`, message: `product ${price.productId} does not exist` }],
     );
     if (problems.length > 0) {
-      throw new DomainError('validation_failed', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+      throw validationFailed(problems);
     }
     // Oldest first, so the product's latest price ends at the newest date of the batch.
     const ordered = [...input].sort((a, b) => a.date.localeCompare(b.date));

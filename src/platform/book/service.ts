@@ -1,5 +1,5 @@
 import { type Clock, isoNow } from '../../shared/clock.js';
-import { DomainError, type FieldProblem, notFound } from '../../shared/errors.js';
+import { DomainError, type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
 import type { EntityDescriptor } from './entities.js';
 import type { BookRepository } from './repository.js';
 
@@ -124,7 +124,7 @@ export class VerboseService<Input extends object, Out> {
       }
     }
     if (problems.length > 0) {
-      throw new DomainError('validation_failed', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+      throw validationFailed(problems);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError, notFound } from '../../shared/errors.js';
+import { notFound, validationFailed } from '../../shared/errors.js';
 import type { BatchDeps } from './batch.js';
 import { SystemReason, detailDto, isOutsideRange } from './model.js';
 import type { DetailView } from './repository.js';
@@ -35,7 +35,7 @@ export class LegacyAccountService {
     return this.tradeBlocks.write(actor, sync, async (deps) => {
       const known = new Set((await deps.repository.accounts(actor.firmId, items.map((i) => i.id))).map((a) => a.id));
       const problems = items.flatMap((item, index) => (known.has(item.id) ? [] : [{ field: `[${index}].id`, message: `account ${item.id} does not exist` }]));
-      if (problems.length > 0) throw new DomainError('validation_failed', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+      if (problems.length > 0) throw validationFailed(problems);
       const states: AccountBlockState[] = [];
       for (const item of items) states.push(await this.apply(deps, item.id, item.blocked, 'allButOci', 'updateDoNotTrade'));
       return states;

@@ -1,6 +1,6 @@
 import { roundCents, shareDecimals } from '../../engine/index.js';
 import type { Clock } from '../../shared/clock.js';
-import { DomainError } from '../../shared/errors.js';
+import { validationFailed } from '../../shared/errors.js';
 import { centsToDollars, dollarsToCents, microsToPrice, microsToShares, priceToMicros, sharesToMicros } from '../../shared/money.js';
 import type { Principal } from '../auth/service.js';
 import { TradeBlockRepository } from '../trade-blocks/repository.js';
@@ -115,7 +115,7 @@ export class QuickTradeService {
     }));
     const checked = await this.validate(principal.firmId, checks);
     const problems = checked.flatMap((c, i) => (c.isValid ? [] : [{ field: `trades[${i}]`, message: c.message.replace(/^security #(\d+) not found$/, 'product $1 not found') }]));
-    if (problems.length > 0) throw new DomainError('validation_failed', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+    if (problems.length > 0) throw validationFailed(problems);
     const trades: NewTrade[] = checked.map((c, i) => ({
       accountId: c.accountId,
       productId: c.productId!,

@@ -248,28 +248,22 @@ export class TradingRepository {
 
   // --- trade instances
 
-  instances(firmId: number, top: number, skip: number) {
+  /** Trade instances of a firm with their batch and how many trades they hold. */
+  private instanceRows(firmId: number) {
     return this.db
       .selectFrom('trade_instances as i')
       .leftJoin('batches as b', 'b.trade_instance_id', 'i.id')
       .select(['i.id', 'i.routine', 'i.notes', 'i.status', 'i.created_at', 'i.created_by', 'i.cancelled_at', 'i.cancelled_by', 'b.id as batch_id'])
       .select((eb) => eb.selectFrom('trades as t').select((e) => e.fn.countAll<number>().as('n')).whereRef('t.trade_instance_id', '=', 'i.id').as('trade_count'))
-      .where('i.firm_id', '=', firmId)
-      .orderBy('i.id', 'desc')
-      .limit(top)
-      .offset(skip)
-      .execute();
+      .where('i.firm_id', '=', firmId);
+  }
+
+  instances(firmId: number, top: number, skip: number) {
+    return this.instanceRows(firmId).orderBy('i.id', 'desc').limit(top).offset(skip).execute();
   }
 
   instance(firmId: number, id: number) {
-    return this.db
-      .selectFrom('trade_instances as i')
-      .leftJoin('batches as b', 'b.trade_instance_id', 'i.id')
-      .select(['i.id', 'i.routine', 'i.notes', 'i.status', 'i.created_at', 'i.created_by', 'i.cancelled_at', 'i.cancelled_by', 'b.id as batch_id'])
-      .select((eb) => eb.selectFrom('trades as t').select((e) => e.fn.countAll<number>().as('n')).whereRef('t.trade_instance_id', '=', 'i.id').as('trade_count'))
-      .where('i.firm_id', '=', firmId)
-      .where('i.id', '=', id)
-      .executeTakeFirst();
+    return this.instanceRows(firmId).where('i.id', '=', id).executeTakeFirst();
   }
 
   tradesOf(firmId: number, instanceId: number) {

@@ -1,5 +1,5 @@
 import type { Clock } from '../../shared/clock.js';
-import { DomainError, type FieldProblem, notFound } from '../../shared/errors.js';
+import { DomainError, type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../../shared/money.js';
 import type { Principal } from '../auth/service.js';
 import type { JobQueue } from './queue.js';
@@ -10,10 +10,6 @@ const WAIT_POLL_MS = 20;
 const WAIT_LIMIT_MS = 10 * 60 * 1000;
 
 const SEVERITY_CODE: Record<string, number> = { Error: 0, Warning: 1, Info: 3 };
-
-function invalid(problems: FieldProblem[]): DomainError {
-  return new DomainError('validation_failed', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
-}
 
 /**
  * Splits items into chunks, never splitting a group (a sleeved registration's accounts). A chunk
@@ -76,7 +72,7 @@ export class TradingService {
     }
     if (cashFlow && level === 'Registration') problems.push({ field: 'level', message: `${request.reason} is per account; use level Account` });
     if (new Set(request.keys).size !== request.keys.length) problems.push({ field: 'keys', message: 'must not repeat a key' });
-    if (problems.length > 0) throw invalid(problems);
+    if (problems.length > 0) throw validationFailed(problems);
 
     const { firmId } = principal;
     let accounts: number[];
@@ -86,7 +82,7 @@ export class TradingService {
       const table = request.entity === 'TradeGroup' ? 'trade_groups' : 'model_aggs';
       const known = await this.repository.existing(table, firmId, request.keys);
       const unknown = request.keys.flatMap((key, i) => (known.has(key) ? [] : [{ field: `keys[${i}]`, message: `${request.entity} ${key} does not exist` }]));
-      if (unknown.length > 0) throw invalid(unknown);
+      if (unknown.length > 0) throw validationFailed(unknown);
       accounts = request.entity === 'TradeGroup' ? await this.repository.tradeGroupAccounts(firmId, request.keys) : await this.repository.modelAggAccounts(firmId, request.keys);
       accounts = [...new Set(accounts)];
     }

@@ -1,12 +1,11 @@
 import { Privilege } from '../../platform/auth/privileges.js';
 import type { Principal } from '../../platform/auth/service.js';
 import { type Clock, isoNow } from '../../shared/clock.js';
-import { DomainError, type FieldProblem, notFound } from '../../shared/errors.js';
+import { type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
 import { uniqueViolation } from '../db-errors.js';
 import type { ModelRepository } from './repository.js';
 import type { ModelCreate, ModelRecord, ModelTargetInput, ModelUpdate } from './schemas.js';
 
-const failed = (problems: FieldProblem[]) => new DomainError('validation_failed', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
 /** Percent totals are compared to 100 with this slack, so 33.333 × 3 + 0.001 passes. */
 const TOTAL_SLACK = 0.0011;
 
@@ -55,7 +54,7 @@ export class ModelService {
   }
 
   update(principal: Principal, modelId: number, input: ModelUpdate): Promise<ModelRecord> {
-    if (input.id !== undefined && input.id !== modelId) throw failed([{ field: 'id', message: `${input.id} does not match the model id ${modelId} in the path` }]);
+    if (input.id !== undefined && input.id !== modelId) throw validationFailed([{ field: 'id', message: `${input.id} does not match the model id ${modelId} in the path` }]);
     return this.write(principal, modelId, input, input.teamIds);
   }
 
@@ -71,7 +70,7 @@ export class ModelService {
       modelIds.forEach((id, index) => {
         if (!found.has(id) || !sees(teams.get(id) ?? [])) problems.push({ field: `modelIds[${index}]`, message: `model ${id} does not exist` });
       });
-      if (problems.length > 0) throw failed(problems);
+      if (problems.length > 0) throw validationFailed(problems);
       await repository.attach(principal.firmId, teamId, unique);
       return { teamId, modelIds: await repository.modelsOfTeam(principal.firmId, teamId) };
     });
@@ -139,7 +138,7 @@ export class ModelService {
         if (Math.abs(targetTotal + cash - 100) > TOTAL_SLACK) {
           problems.push({ field: 'targets', message: `targets (${round(targetTotal)}%) and cashTargetPercent (${round(cash)}%) total ${round(targetTotal + cash)}%, not 100%` });
         }
-        if (problems.length > 0) throw failed(problems);
+        if (problems.length > 0) throw validationFailed(problems);
 
         const now = isoNow(this.clock);
         const columns = {
@@ -168,7 +167,7 @@ export class ModelService {
       });
     } catch (error) {
       if (uniqueViolation(error) === null) throw error;
-      throw failed([{ field: 'name', message: `${name} is already the name of another model` }]);
+      throw validationFailed([{ field: 'name', message: `${name} is already the name of another model` }]);
     }
   }
 

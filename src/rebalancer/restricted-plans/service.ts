@@ -1,5 +1,5 @@
 import { type Clock, isoNow } from '../../shared/clock.js';
-import { DomainError, type FieldProblem, notFound } from '../../shared/errors.js';
+import { DomainError, type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
 import { uniqueViolation } from '../db-errors.js';
 import { BUY_PRIORITIES, SELL_PRIORITIES } from '../priorities/routes.js';
 import type { RestrictedPlanRepository } from './repository.js';
@@ -12,8 +12,6 @@ export interface Actor {
 
 type PriorityList = readonly { id: number; description: string }[];
 const flag = (value: boolean | undefined): 0 | 1 => (value ? 1 : 0);
-const failed = (problems: FieldProblem[]) =>
-  new DomainError('validation_failed', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
 
 /**
  * A priority is given when either its id or its description is; then both are needed, the id must
@@ -94,7 +92,7 @@ export class RestrictedPlanService {
   }
 
   update(actor: Actor, id: number, input: PlanUpdate): Promise<PlanDetail> {
-    if (input.id !== id) throw failed([{ field: 'id', message: `${input.id} does not match the id ${id} of the query` }]);
+    if (input.id !== id) throw validationFailed([{ field: 'id', message: `${input.id} does not match the id ${id} of the query` }]);
     return this.write(actor, id, input, input.securities.deletedSecurities);
   }
 
@@ -132,7 +130,7 @@ export class RestrictedPlanService {
         }
         const current = id === null ? new Set<number>() : await repository.planProducts(actor.firmId, id);
         const checked = await this.checkSecurities(repository, actor.firmId, items, deleted, current, problems);
-        if (problems.length > 0) throw failed(problems);
+        if (problems.length > 0) throw validationFailed(problems);
 
         const now = isoNow(this.clock);
         const planColumns = { name, name_key: nameKey, use_in_trade_file: flag(input.useInTradeFile), external_plan_id: externalPlanId, edited_at: now, edited_by: actor.userName };
@@ -154,7 +152,7 @@ export class RestrictedPlanService {
       if (index === null) throw error;
       // A concurrent writer took the name or external id between the check and the insert.
       const field = index.includes('external_plan_id') ? 'externalPlanId' : 'name';
-      throw failed([{ field, message: 'is already used by another restricted plan' }]);
+      throw validationFailed([{ field, message: 'is already used by another restricted plan' }]);
     }
   }
 

@@ -1,4 +1,4 @@
-import { DomainError, type FieldProblem } from '../../shared/errors.js';
+import { type FieldProblem, validationFailed } from '../../shared/errors.js';
 import { MAX_DOLLARS, dollarsToCents } from '../../shared/money.js';
 import type { SetAsideInput } from './schemas.js';
 
@@ -89,7 +89,7 @@ export function checkSetAside(input: SetAsideInput, today: string): SetAsideColu
   // A max of 0 means "no maximum" to the engine, as in the set aside screens.
   if (min !== null && max !== null && max > 0 && min > max) problem('minCashAmount', `${min} is above maxCashAmount ${max}`);
 
-  if (problems.length > 0) throw new DomainError('validation_failed', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+  if (problems.length > 0) throw validationFailed(problems);
   return {
     description: input.description?.trim() || null,
     cash_amount_type_id: percent ? 2 : 1,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Clock, isoNow } from '../../shared/clock.js';
-import { type FieldProblem, DomainError, notFound, validationError } from '../../shared/errors.js';
+import { type FieldProblem, notFound, validationError, validationFailed } from '../../shared/errors.js';
 import type { ClaimedMessage } from '../../platform/outbox/repository.js';
 import type { TradeBlockSyncEvent } from '../../platform/trade-blocks/model.js';
 import type { CopyRow, RebalancerTradeBlockRepository } from './repository.js';
@@ -127,7 +127,7 @@ export class RebalancerTradeBlockService {
         }
         if (globalId) globalIds.add(globalId);
       }
-      if (problems.length > 0) throw new DomainError('validation_failed', problems.map((p) => `${p.field}: ${p.message}`).join('; '), problems);
+      if (problems.length > 0) throw validationFailed(problems);
       const now = isoNow(this.clock);
       const ids = await repository.insert(
         items.map((item) => ({
