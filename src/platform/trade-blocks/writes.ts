@@ -48,23 +48,7 @@ export class DetailWriter {
     if (items.length === 0) return [];
     const { actor, now } = context;
     const audit = { created_at: now, created_by: actor.userName, edited_at: now, edited_by: actor.userName };
-    const ids = await repository.insertDetails(
-      items.map((item) => ({
-        firm_id: actor.firmId,
-        global_id: item.globalId,
-        entity_enum: item.entityEnum,
-        entity_id: item.entityId,
-        reason_id: item.reason.id,
-        description: item.description,
-        start_date: item.startDate,
-        end_date: item.endDate,
-        is_deleted: 0,
-        version: 1,
-        ...audit,
-      })),
-    );
-    const views: DetailView[] = items.map((item) => ({
-      id: ids.get(item.globalId)!,
+    const rows = items.map((item) => ({
       firm_id: actor.firmId,
       global_id: item.globalId,
       entity_enum: item.entityEnum,
@@ -73,12 +57,18 @@ export class DetailWriter {
       description: item.description,
       start_date: item.startDate,
       end_date: item.endDate,
-      is_deleted: 0,
+      is_deleted: 0 as const,
       version: 1,
       ...audit,
-      ...reasonColumns(item.reason),
-      account_name: item.entityEnum === 7 ? item.entityName : null,
-      registration_name: item.entityEnum === 6 ? item.entityName : null,
+    }));
+    const ids = await repository.insertDetails(rows);
+    // The view is the stored row plus what the read joins in; nothing is read back.
+    const views: DetailView[] = rows.map((row, i) => ({
+      ...row,
+      id: ids.get(row.global_id)!,
+      ...reasonColumns(items[i]!.reason),
+      account_name: row.entity_enum === 7 ? items[i]!.entityName : null,
+      registration_name: row.entity_enum === 6 ? items[i]!.entityName : null,
     }));
     return this.record(repository, context, views.map((view) => ({ view, action: 'create' as const, publish: publishes(item(view)) })));
   }
