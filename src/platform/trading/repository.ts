@@ -39,6 +39,29 @@ const MESSAGE_COLUMNS: [string, ColumnType][] = [
   ['message', 'text'],
 ];
 
+function insertInstance(
+  trx: Kysely<Database>,
+  routine: 'Rebalance' | 'QuickTrade',
+  input: { firmId: number; userName: string; notes: string | null; request: string; now: string },
+) {
+  return trx
+    .insertInto('trade_instances')
+    .values({ firm_id: input.firmId, routine, notes: input.notes, request: input.request, status: 'Open', created_at: input.now, created_by: input.userName })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
+/** New trades are open orders of their instance, however they were produced. */
+function insertTrades(trx: Kysely<Database>, firmId: number, instanceId: number, trades: NewTrade[], now: string) {
+  return bulkInsert(
+    trx,
+    'trades',
+    TRADE_COLUMNS,
+    [['firm_id', 'int4', firmId], ['trade_instance_id', 'int4', instanceId], ['status', 'text', 'Open'], ['created_at', 'text', now]],
+    trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason]),
+  );
+}
+
 export class TradingRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -55,11 +78,7 @@ export class TradingRepository {
     now: string;
   }) {
     return this.db.transaction().execute(async (trx) => {
-      const instance = await trx
-        .insertInto('trade_instances')
-        .values({ firm_id: input.firmId, routine: input.routine, notes: input.notes, request: input.request, status: 'Open', created_at: input.now, created_by: input.userName })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const instance = await insertInstance(trx, input.routine, input);
       const batch = await trx
         .insertInto('batches')
         .values({
@@ -111,13 +130,7 @@ export class TradingRepository {
     return this.db.transaction().execute(async (trx) => {
       const claimed = await trx.updateTable('batch_chunks').set({ done_at: now }).where('id', '=', chunk.id).where('done_at', 'is', null).executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) return { wrote: false as const };
-      await bulkInsert(
-        trx,
-        'trades',
-        TRADE_COLUMNS,
-        [['firm_id', 'int4', chunk.firmId], ['trade_instance_id', 'int4', chunk.instanceId], ['status', 'text', 'Open'], ['created_at', 'text', now]],
-        trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason]),
-      );
+      await insertTrades(trx, chunk.firmId, chunk.instanceId, trades, now);
       await bulkInsert(
         trx,
         'batch_messages',
@@ -289,21 +302,14 @@ export class TradingRepository {
   /** Writes a quick-trade instance whole: its trades are stored at once, no batch work remains. */
   async storeQuickTrades(input: { firmId: number; userId: number; userName: string; notes: string | null; request: string; trades: NewTrade[]; now: string }) {
     return this.db.transaction().execute(async (trx) => {
-      const instance = await trx
-        .insertInto('trade_instances')
-        .values({ firm_id: input.firmId, routine: 'QuickTrade', notes: input.notes, request: input.request, status: 'Open', created_at: input.now, created_by: input.userName })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const instance = await insertInstance(trx, 'QuickTrade', input);
       const accounts = new Set(input.trades.map((t) => t.accountId)).size;
       const batch = await trx
         .insertInto('batches')
         .values({ firm_id: input.firmId, trade_instance_id: instance.id, status: 'Complete', message: '', total_items: accounts, items_completed: accounts, chunks_total: 0, created_at: input.now, created_by: input.userName, created_by_user_id: input.userId, completed_at: input.now })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('trades')
-        .values(input.trades.map((t) => ({ firm_id: input.firmId, trade_instance_id: instance.id, account_id: t.accountId, product_id: t.productId, side: t.side, trade_type: t.tradeType, shares_micros: t.sharesMicros, amount_cents: t.amountCents, price_micros: t.priceMicros, reason: t.reason, status: 'Open' as const, created_at: input.now })))
-        .execute();
+      await insertTrades(trx, input.firmId, instance.id, input.trades, input.now);
       return { instanceId: instance.id, batchId: batch.id };
     });
   }
