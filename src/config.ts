@@ -4,6 +4,9 @@ export type DatabaseConfig =
   | { dialect: 'sqlite'; file: string }
   | { dialect: 'postgres'; url: string; poolSize: number };
 
+/** Issue 9: the built-in risk-profiling partner, or an external one over HTTP. */
+export type RiskPartnerConfig = { kind: 'builtin' } | { kind: 'http'; url: string; apiKey: string; timeoutMs: number };
+
 export interface AppConfig {
   port: number;
   host: string;
@@ -27,6 +30,7 @@ export interface AppConfig {
   chunkTimeoutSeconds: number;
   /** PostgreSQL schema of pg-boss's tables: every server and worker of one install must agree. */
   jobSchema: string;
+  riskPartner: RiskPartnerConfig;
 }
 
 export class ConfigError extends Error {
@@ -65,6 +69,25 @@ function identifier(env: Env, name: string, fallback: string): string {
   const raw = env[name] ?? fallback;
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw)) throw new ConfigError(name, `must be a lower-case SQL identifier, got "${raw}"`);
   return raw;
+}
+
+function riskPartner(env: Env): RiskPartnerConfig {
+  const kind = env.RISK_PARTNER || 'builtin';
+  if (kind === 'builtin') return { kind };
+  if (kind !== 'http') throw new ConfigError('RISK_PARTNER', `must be builtin or http, got "${kind}"`);
+  const raw = env.RISK_PARTNER_URL;
+  if (!raw) throw new ConfigError('RISK_PARTNER_URL', 'is required when RISK_PARTNER=http');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('RISK_PARTNER_URL', `must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('RISK_PARTNER_URL', `must be an http(s) URL, got "${raw}"`);
+  if (url.search || url.hash) throw new ConfigError('RISK_PARTNER_URL', 'must not carry a query or fragment');
+  const apiKey = env.RISK_PARTNER_API_KEY;
+  if (!apiKey) throw new ConfigError('RISK_PARTNER_API_KEY', 'is required when RISK_PARTNER=http');
+  return { kind, url: url.href.replace(/\/+$/, ''), apiKey, timeoutMs: integer(env, 'RISK_PARTNER_TIMEOUT_MS', 5000, 50, 120_000) };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -107,6 +130,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     rebalanceChunkSize: integer(env, 'REBALANCE_CHUNK_SIZE', 2500, 1, 100_000),
     chunkTimeoutSeconds: integer(env, 'CHUNK_TIMEOUT_SECONDS', 120, 2, 3600),
     jobSchema: identifier(env, 'JOB_SCHEMA', 'pgboss'),
+    riskPartner: riskPartner(env),
     ...overrides,
   };
 }

@@ -528,6 +528,41 @@ export interface AccountTransactionTable {
   created_by: string;
 }
 
+/** The built-in risk-profiling partner's client of a household (issue 9). */
+export interface RiskClientTable extends Audit {
+  id: Id;
+  firm_id: number;
+  name: string;
+  name_key: string;
+  household_id: number;
+  source: string;
+  created_by_user_id: number;
+  survey_token: string;
+  current_survey_id: number | null;
+}
+
+export interface RiskSurveyTable {
+  id: Id;
+  firm_id: number;
+  risk_client_id: number;
+  /** JSON object: question key to answer key. */
+  answers: string;
+  points: number;
+  risk_score: number;
+  category: string;
+  questionnaire_version: number;
+  created_at: string;
+}
+
+/** A client created at an external partner, and the firm it belongs to. */
+export interface RiskPartnerClientTable {
+  id: Id;
+  firm_id: number;
+  partner_client_id: number;
+  created_at: string;
+  created_by: string;
+}
+
 export interface Database {
   firms: FirmTable;
   roles: RoleTable;
@@ -575,6 +610,9 @@ export interface Database {
   restricted_plan_securities: RestrictedPlanSecurityTable;
   set_aside_cash: SetAsideCashTable;
   account_transactions: AccountTransactionTable;
+  risk_clients: RiskClientTable;
+  risk_surveys: RiskSurveyTable;
+  risk_partner_clients: RiskPartnerClientTable;
 }
 
 export type { ColumnType };

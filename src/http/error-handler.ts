@@ -10,6 +10,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   conflict: 409,
   invalid_state: 409,
   too_many_attempts: 429,
+  bad_gateway: 502,
 };
 
 interface AjvIssue {

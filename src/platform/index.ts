@@ -10,6 +10,7 @@ import { bookRoutes } from './book/routes.js';
 import { legacyAccountRoutes } from './trade-blocks/legacy-routes.js';
 import { tradeBlockRoutes } from './trade-blocks/routes.js';
 import { transactionRoutes } from './transactions/routes.js';
+import { riskPartnerRoutes, riskQuestionnaireRoutes } from './integrations/risk-partner/routes.js';
 import { tradingRoutes } from './trading/routes.js';
 
 /**
@@ -33,7 +34,9 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
       await secured.register(bookRoutes, { prefix, verbose: services.verbose, holdings: services.holdings });
       await secured.register(transactionRoutes, { prefix, db: services.db.kysely, clock: services.clock });
       await secured.register(tradingRoutes, { prefix, trading: services.trading, quickTrades: services.quickTrades });
+      await secured.register(riskPartnerRoutes, { prefix, riskProfiling: services.riskProfiling, basePath });
     }
+    await secured.register(riskQuestionnaireRoutes, { questionnaire: services.riskQuestionnaire, basePath });
     // Section 4.2 writes the trade block paths (and rule 7's account paths) with /v1 only.
     await secured.register(tradeBlockRoutes, { prefix: '/v1', tradeBlocks: services.tradeBlocks, reasons: services.tradeBlockReasons });
     await secured.register(legacyAccountRoutes, { prefix: '/v1', legacy: services.tradeBlockLegacy });

@@ -9,7 +9,8 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'invalid_state'
-  | 'too_many_attempts';
+  | 'too_many_attempts'
+  | 'bad_gateway';
 
 export interface FieldProblem {
   field: string;
@@ -39,3 +40,6 @@ export const notFound = (what: string, id: number | string) =>
 
 export const conflict = (field: string, message: string) =>
   new DomainError('conflict', `${field}: ${message}`, [{ field, message }]);
+
+/** A system the platform calls on the caller's behalf failed; the message says which and how. */
+export const badGateway = (message: string) => new DomainError('bad_gateway', message);

@@ -10,7 +10,8 @@ const FLOW_COOKIE = 'wealth_oauth';
 const Html = Type.String({ description: 'text/html page' });
 const tags = ['Authentication'];
 
-function page(reply: FastifyReply, status: number, html: string) {
+/** Sends a server-rendered page with headers that keep it out of caches, frames and referrers. */
+export function page(reply: FastifyReply, status: number, html: string) {
   return reply
     .status(status)
     .header('Content-Type', 'text/html; charset=utf-8')

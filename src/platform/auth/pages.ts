@@ -2,10 +2,11 @@
  * The server-rendered pages of the sign-in flow. No JavaScript; every value is escaped; forms
  * carry the flow's CSRF token.
  */
-const escape = (text: string) =>
+export const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function layout(title: string, body: string) {
+/** The page shell every server-rendered page shares; `style` adds rules after the shared ones. */
+export function layout(title: string, body: string, style = '') {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -22,7 +23,7 @@ function layout(title: string, body: string) {
   button { margin-top: 1.5rem; padding: .65rem 1.2rem; border: 0; border-radius: 6px; font-size: 1rem; cursor: pointer; background: #1f5fae; color: #fff; }
   button.secondary { background: #e4e8ee; color: #1d2733; margin-left: .5rem; }
   .error { background: #fdecea; color: #8a1c12; border-radius: 6px; padding: .6rem .75rem; margin-bottom: 1rem; }
-</style>
+${style}</style>
 </head>
 <body><main>${body}</main></body>
 </html>`;
