@@ -243,6 +243,15 @@ describeEachDatabase('risk-profiling integration, built-in partner', (database) 
     expect(early.headers.location).toBe(`/api/Integrations/RiskPartner/Questionnaire?token=${token}`);
   });
 
+  it('documents both routes and their statuses in the OpenAPI document', async () => {
+    const paths = (await t.app.inject({ url: '/api/openapi.json' })).json().paths;
+    for (const prefix of ['/api/v1', '/api']) {
+      expect(Object.keys(paths[`${prefix}/Integrations/RiskPartner/CreateClient`].put.responses).sort()).toEqual(['200', '400', '401', '403', '500', '502']);
+      expect(Object.keys(paths[`${prefix}/Integrations/RiskPartner/GetSurveyResults`].get.responses).sort()).toEqual(['200', '400', '401', '403', '404', '500', '502']);
+    }
+    expect(paths['/api/Integrations/RiskPartner/Questionnaire'].get).toBeDefined();
+  });
+
   it('has left the household\'s portfolio as it was', async () => {
     expect(await householdSnapshot(t.db.kysely, household)).toEqual(portfolioBefore);
   });
