@@ -27,6 +27,8 @@ export interface AppConfig {
   chunkTimeoutSeconds: number;
   /** PostgreSQL schema of pg-boss's tables: every server and worker of one install must agree. */
   jobSchema: string;
+  /** The scheme and host partners reach the service at (no path); links in notifications start with it. */
+  publicUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -67,6 +69,20 @@ function identifier(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
+function origin(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError(name, `must be an http(s) scheme and host without a path, got "${raw}"`);
+  }
+  return url.origin;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
@@ -86,8 +102,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
   if (apps !== 'all' && apps !== 'platform' && apps !== 'rebalancer') {
     throw new ConfigError('WEALTH_APPS', 'must be all, platform or rebalancer');
   }
+  const port = integer(env, 'PORT', 8080, 0, 65535);
   return {
-    port: integer(env, 'PORT', 8080, 0, 65535),
+    port,
     host: env.HOST ?? '0.0.0.0',
     platformPrefix: prefix(env, 'PLATFORM_PREFIX', '/api'),
     rebalancerPrefix: prefix(env, 'REBALANCER_PREFIX', '/rebalancer'),
@@ -107,6 +124,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     rebalanceChunkSize: integer(env, 'REBALANCE_CHUNK_SIZE', 2500, 1, 100_000),
     chunkTimeoutSeconds: integer(env, 'CHUNK_TIMEOUT_SECONDS', 120, 2, 3600),
     jobSchema: identifier(env, 'JOB_SCHEMA', 'pgboss'),
+    publicUrl: origin(env, 'PUBLIC_URL', `http://localhost:${port}`),
     ...overrides,
   };
 }

@@ -13,6 +13,7 @@ import { OutboxRepository } from './platform/outbox/repository.js';
 import { createTradeBlockServices } from './platform/trade-blocks/index.js';
 import { createRebalancerTradeBlocks } from './rebalancer/trade-block-details/index.js';
 import { createTradingServices } from './platform/trading/index.js';
+import { createNotificationServices } from './platform/notifications/index.js';
 import type { Clock } from './shared/clock.js';
 
 /** Everything the routes need, wired once per app; tests swap the clock. */
@@ -33,6 +34,7 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     ...createTradeBlockServices(db.kysely, clock, outbox),
     rebalancerTradeBlocks: createRebalancerTradeBlocks(db.kysely, clock, outbox),
     ...createTradingServices(config, db, clock),
+    ...createNotificationServices(db, clock, auth, { publicUrl: config.publicUrl, platformPrefix: config.platformPrefix, rebalancerPrefix: config.rebalancerPrefix }),
   };
 }
 
