@@ -42,9 +42,7 @@ export function verifySignature(
   return header
     .split(',')
     .map((part) => part.trim())
-    .filter((part) => part.startsWith('v1='))
-    .some((part) => {
-      const given = Buffer.from(part.slice(3), 'hex');
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    });
+    // Node's hex decoder stops at the first non-hex character; only exact 64-digit values count.
+    .filter((part) => /^v1=[0-9a-f]{64}$/i.test(part))
+    .some((part) => timingSafeEqual(Buffer.from(part.slice(3), 'hex'), expected));
 }
