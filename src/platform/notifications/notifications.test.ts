@@ -321,6 +321,17 @@ describeEachDatabase('notifications (section 4.12)', (database) => {
     });
   });
 
+  it('documents every notification route in the OpenAPI document, the webhook paths without a token', async () => {
+    const document = (await t.app.inject({ url: '/api/openapi.json' })).json();
+    for (const path of ['/api/v1/Notify/Config/Integrations', '/api/v1/Notify/Config/Integrations/{integrationId}/Endpoint', '/api/v1/Notify/Config/Integrations/{integrationId}/Deliveries', '/api/Notify/Users/{webhookGuid}/Notifications', '/api/v1/Notify/Users/{webhookGuid}/Notifications']) {
+      expect(Object.keys(document.paths), path).toContain(path);
+    }
+    const posting = document.paths['/api/Notify/Users/{webhookGuid}/Notifications'].post;
+    expect(posting.security).toEqual([]);
+    expect(Object.keys(posting.responses).sort()).toEqual(['201', '400', '401', '404', '500']);
+    expect(posting.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['client_id', 'client_secret', 'webhookGuid']));
+  });
+
   describe('push endpoint registration and deliveries', () => {
     let integrationA: number;
     let integrationB: number;
