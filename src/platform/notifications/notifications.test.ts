@@ -202,6 +202,10 @@ describeEachDatabase('notifications (section 4.12)', (database) => {
     it('never logs a webhook guid in full', async () => {
       await call(t, 'GET', webhook(guidA), { partner: a });
       await call(t, 'POST', webhook(guidB), { partner: b, payload: notification() });
+      // Failures too: a wrong secret, another partner's guid, a bad body.
+      await call(t, 'GET', webhook(guidA), { partner: { clientId: a.clientId, clientSecret: b.clientSecret } });
+      await call(t, 'GET', `/api/notify/users/${guidB}/notifications`, { partner: a });
+      await call(t, 'POST', webhook(guidA), { partner: a, payload: { Subject: 1 } });
       const text = logs.join('');
       expect(text).toContain(`/Notify/Users/${guidA.slice(0, 8)}…`);
       for (const guid of [guidA, guidB]) expect(text).not.toContain(guid);
