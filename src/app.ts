@@ -9,6 +9,7 @@ import { ProblemSchema } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
 import { authorizationServerMetadata, issuerOf } from './platform/auth/oauth-routes.js';
 import { platformApp } from './platform/index.js';
+import { maskWebhookGuids } from './platform/notifications/redact.js';
 import { rebalancerApp } from './rebalancer/index.js';
 import { createServices } from './services.js';
 import { type Clock, systemClock } from './shared/clock.js';
@@ -35,7 +36,7 @@ function loggerOptions(config: AppConfig, stream: AppDeps['logStream']): Fastify
     ...(stream ? { stream } : {}),
     // Token calls may carry codes and secrets in the query string (section 5.3): never log it.
     serializers: {
-      req: (req) => ({ method: req.method, url: req.url.split('?')[0], remoteAddress: req.ip }),
+      req: (req) => ({ method: req.method, url: maskWebhookGuids(req.url.split('?')[0]!), remoteAddress: req.ip }),
     },
     redact: ['req.headers.authorization', 'req.headers.client_secret'],
   };

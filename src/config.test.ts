@@ -24,9 +24,16 @@ describe('configuration', () => {
     [{ WEALTH_APPS: 'both' }, 'WEALTH_APPS'],
     [{ SEED_DEMO_ON_EMPTY: 'maybe' }, 'SEED_DEMO_ON_EMPTY'],
     [{ ACCESS_TOKEN_TTL_SECONDS: '5' }, 'ACCESS_TOKEN_TTL_SECONDS'],
+    [{ PUBLIC_URL: 'wealth.example' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'https://wealth.example/api' }, 'PUBLIC_URL'],
   ])('stops on a wrong value and names the variable: %o', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^configuration: ${variable} `));
+  });
+
+  it('takes the public address from PUBLIC_URL, else localhost on the port', () => {
+    expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
+    expect(loadConfig({ PUBLIC_URL: 'https://Wealth.Example/' }).publicUrl).toBe('https://wealth.example');
   });
 
   it('normalises a trailing slash on a prefix', () => {

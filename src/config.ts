@@ -31,6 +31,8 @@ export interface AppConfig {
   /** PostgreSQL schema of pg-boss's tables: every server and worker of one install must agree. */
   jobSchema: string;
   riskPartner: RiskPartnerConfig;
+  /** The scheme and host partners reach the service at (no path); links in notifications start with it. */
+  publicUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -71,20 +73,31 @@ function identifier(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
+function httpUrl(name: string, raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, `must be an absolute http(s) URL, got "${raw}"`);
+  if (url.search || url.hash) throw new ConfigError(name, 'must not carry a query or fragment');
+  return url;
+}
+
+function origin(env: Env, name: string, fallback: string): string {
+  const url = httpUrl(name, env[name] || fallback);
+  if (url.pathname !== '/') throw new ConfigError(name, `must be an http(s) scheme and host without a path, got "${env[name]}"`);
+  return url.origin;
+}
+
 function riskPartner(env: Env): RiskPartnerConfig {
   const kind = env.RISK_PARTNER || 'builtin';
   if (kind === 'builtin') return { kind };
   if (kind !== 'http') throw new ConfigError('RISK_PARTNER', `must be builtin or http, got "${kind}"`);
   const raw = env.RISK_PARTNER_URL;
   if (!raw) throw new ConfigError('RISK_PARTNER_URL', 'is required when RISK_PARTNER=http');
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError('RISK_PARTNER_URL', `must be an http(s) URL, got "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('RISK_PARTNER_URL', `must be an http(s) URL, got "${raw}"`);
-  if (url.search || url.hash) throw new ConfigError('RISK_PARTNER_URL', 'must not carry a query or fragment');
+  const url = httpUrl('RISK_PARTNER_URL', raw);
   const apiKey = env.RISK_PARTNER_API_KEY;
   if (!apiKey) throw new ConfigError('RISK_PARTNER_API_KEY', 'is required when RISK_PARTNER=http');
   return { kind, url: url.href.replace(/\/+$/, ''), apiKey, timeoutMs: integer(env, 'RISK_PARTNER_TIMEOUT_MS', 5000, 50, 120_000) };
@@ -109,8 +122,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
   if (apps !== 'all' && apps !== 'platform' && apps !== 'rebalancer') {
     throw new ConfigError('WEALTH_APPS', 'must be all, platform or rebalancer');
   }
+  const port = integer(env, 'PORT', 8080, 0, 65535);
   return {
-    port: integer(env, 'PORT', 8080, 0, 65535),
+    port,
     host: env.HOST ?? '0.0.0.0',
     platformPrefix: prefix(env, 'PLATFORM_PREFIX', '/api'),
     rebalancerPrefix: prefix(env, 'REBALANCER_PREFIX', '/rebalancer'),
@@ -131,6 +145,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     chunkTimeoutSeconds: integer(env, 'CHUNK_TIMEOUT_SECONDS', 120, 2, 3600),
     jobSchema: identifier(env, 'JOB_SCHEMA', 'pgboss'),
     riskPartner: riskPartner(env),
+    publicUrl: origin(env, 'PUBLIC_URL', `http://localhost:${port}`),
     ...overrides,
   };
 }

@@ -14,6 +14,7 @@ import { createTradeBlockServices } from './platform/trade-blocks/index.js';
 import { createRebalancerTradeBlocks } from './rebalancer/trade-block-details/index.js';
 import { createTradingServices } from './platform/trading/index.js';
 import { createRiskProfilingServices } from './platform/integrations/risk-partner/index.js';
+import { createNotificationServices } from './platform/notifications/index.js';
 import type { Clock } from './shared/clock.js';
 
 /** Everything the routes need, wired once per app; tests swap the clock. */
@@ -35,6 +36,7 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     rebalancerTradeBlocks: createRebalancerTradeBlocks(db.kysely, clock, outbox),
     ...createTradingServices(config, db, clock),
     ...createRiskProfilingServices(config.riskPartner, db.kysely, clock),
+    ...createNotificationServices(db, clock, auth, { publicUrl: config.publicUrl, platformPrefix: config.platformPrefix, rebalancerPrefix: config.rebalancerPrefix }),
   };
 }
 

@@ -93,5 +93,8 @@ describeEachDatabase('a worker killed mid-batch', (database) => {
     expect(Number(repeatedMessages.rows[0]!.n)).toBe(0);
     const traded = await sql<{ n: number }>`select count(distinct account_id) as n from trades where trade_instance_id = ${after.tradeInstanceId}`.execute(t.db.kysely);
     expect(Number(traded.rows[0]!.n)).toBeGreaterThan(ACCOUNTS / 10);
+    // The batch's end is notified once, in the transaction of whichever worker ended it.
+    const notes = await t.db.kysely.selectFrom('notifications').select('subject').where('subject', 'like', `Rebalance batch ${batchId} %`).execute();
+    expect(notes).toEqual([{ subject: `Rebalance batch ${batchId} ${after.status}` }]);
   }, 240_000);
 });

@@ -563,6 +563,62 @@ export interface RiskPartnerClientTable {
   created_by: string;
 }
 
+export interface NotifyIntegrationTable {
+  id: Id;
+  firm_id: number;
+  user_id: number;
+  partner_app_id: number;
+  /** The webhook's capability: with the partner's credentials it reads and posts the user's notifications. */
+  webhook_guid: string;
+  name: string;
+  label: string | null;
+  is_active: Flag;
+  is_custom: Flag;
+  push_url: string | null;
+  push_secret: string | null;
+  push_registered_at: string | null;
+  created_at: string;
+}
+
+export interface NotificationTable {
+  id: Id;
+  firm_id: number;
+  user_id: number;
+  /** null for the platform's own notifications. */
+  integration_id: number | null;
+  partner_app_id: number | null;
+  subject: string;
+  body: string;
+  /** Absolute, or a `{base_url}` / `{rebalancer_base_url}` template the platform resolves on read. */
+  url: string | null;
+  category_name: string | null;
+  action_name: string | null;
+  /** 0 unread. */
+  status: Generated<number>;
+  created_at: string;
+}
+
+export interface NotificationSourceTable {
+  /** `batch:<id>`, `set-aside:<id>`. */
+  key: string;
+  firm_id: number;
+  notification_id: number | null;
+  created_at: string;
+}
+
+export interface NotificationDeliveryTable {
+  id: Id;
+  firm_id: number;
+  notification_id: number;
+  integration_id: number;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   firms: FirmTable;
   roles: RoleTable;
@@ -613,6 +669,10 @@ export interface Database {
   risk_clients: RiskClientTable;
   risk_surveys: RiskSurveyTable;
   risk_partner_clients: RiskPartnerClientTable;
+  notify_integrations: NotifyIntegrationTable;
+  notifications: NotificationTable;
+  notification_sources: NotificationSourceTable;
+  notification_deliveries: NotificationDeliveryTable;
 }
 
 export type { ColumnType };

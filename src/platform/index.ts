@@ -12,6 +12,7 @@ import { tradeBlockRoutes } from './trade-blocks/routes.js';
 import { transactionRoutes } from './transactions/routes.js';
 import { riskPartnerRoutes, riskQuestionnaireRoutes } from './integrations/risk-partner/routes.js';
 import { tradingRoutes } from './trading/routes.js';
+import { notificationJobs, notificationRoutes } from './notifications/routes.js';
 
 /**
  * The portfolio platform at {base_url}. Section 9.2: some resources are documented without the
@@ -35,8 +36,10 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
       await secured.register(transactionRoutes, { prefix, db: services.db.kysely, clock: services.clock });
       await secured.register(tradingRoutes, { prefix, trading: services.trading, quickTrades: services.quickTrades });
       await secured.register(riskPartnerRoutes, { prefix, riskProfiling: services.riskProfiling, basePath });
+      await secured.register(notificationRoutes, { prefix, notifications: services.notifications });
     }
     await secured.register(riskQuestionnaireRoutes, { questionnaire: services.riskQuestionnaire, basePath });
+    await secured.register(notificationJobs, { pushOutbox: services.pushOutbox, sweeper: services.setAsideSweeper });
     // Section 4.2 writes the trade block paths (and rule 7's account paths) with /v1 only.
     await secured.register(tradeBlockRoutes, { prefix: '/v1', tradeBlocks: services.tradeBlocks, reasons: services.tradeBlockReasons });
     await secured.register(legacyAccountRoutes, { prefix: '/v1', legacy: services.tradeBlockLegacy });

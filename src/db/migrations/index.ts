@@ -5,6 +5,7 @@ import { tradeBlocks } from './0003_trade_blocks.js';
 import { rebalancerData } from './0004_rebalancer_data.js';
 import { trading } from './0005_trading.js';
 import { riskProfiling } from './0008_risk_profiling.js';
+import { notifications } from './0009_notifications.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004_rebalancer_data': rebalancerData,
   '0005_trading': trading,
   '0008_risk_profiling': riskProfiling,
+  '0009_notifications': notifications,
 };
 
 export const migrationProvider: MigrationProvider = {

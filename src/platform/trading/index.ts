@@ -1,6 +1,7 @@
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../shared/clock.js';
+import { recordBatchEnded } from '../notifications/index.js';
 import { TradeBlockRepository } from '../trade-blocks/repository.js';
 import { PgBossQueue } from './pg-queue.js';
 import { InProcessQueue, type JobQueue } from './queue.js';
@@ -15,7 +16,8 @@ import { SnapshotRepository } from './snapshots.js';
  * processes share them (and `wealth serve` works too unless WORKER_IN_SERVER=false).
  */
 export function createTradingServices(config: AppConfig, db: Db, clock: Clock, role: 'server' | 'worker' = 'server') {
-  const repository = new TradingRepository(db.kysely);
+  // The user who started a rebalance is notified in the transaction that ends it (notifications).
+  const repository = new TradingRepository(db.kysely, recordBatchEnded);
   const runner = new BatchRunner(repository, new SnapshotRepository(db.kysely), clock);
   const queue: JobQueue =
     config.database.dialect === 'postgres'

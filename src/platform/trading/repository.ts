@@ -62,8 +62,14 @@ function insertTrades(trx: Kysely<Database>, firmId: number, instanceId: number,
   );
 }
 
+/** Runs inside the transaction that ends a batch: what it writes commits with the status or not at all. */
+export type BatchEndedHook = (trx: Kysely<Database>, batchId: number, now: string) => Promise<void>;
+
 export class TradingRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly onBatchEnded: BatchEndedHook = async () => undefined,
+  ) {}
 
   /** The trade instance, its batch and the batch's chunks, written together. */
   async createBatch(input: {
@@ -159,13 +165,18 @@ export class TradingRepository {
         .where('status', '=', 'Running')
         .whereRef('chunks_done', '=', 'chunks_total')
         .executeTakeFirst();
-      return { wrote: true as const, finished: Number(closed.numUpdatedRows) === 1 };
+      const finished = Number(closed.numUpdatedRows) === 1;
+      if (finished) await this.onBatchEnded(trx, chunk.batchId, now);
+      return { wrote: true as const, finished };
     });
   }
 
   /** A batch that can make no further progress ends Failed with the reason. */
   async failBatch(batchId: number, message: string, now: string) {
-    await this.db.updateTable('batches').set({ status: 'Failed', message, completed_at: now }).where('id', '=', batchId).where('status', '=', 'Running').execute();
+    await this.db.transaction().execute(async (trx) => {
+      const failed = await trx.updateTable('batches').set({ status: 'Failed', message, completed_at: now }).where('id', '=', batchId).where('status', '=', 'Running').executeTakeFirst();
+      if (Number(failed.numUpdatedRows) === 1) await this.onBatchEnded(trx, batchId, now);
+    });
   }
 
   batch(firmId: number, batchId: number) {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { recordSetAsidesExpired } from '../../platform/notifications/index.js';
 import { SetAsideRepository } from './repository.js';
 import { TransactionExpiry } from './validate.js';
 
@@ -63,6 +64,10 @@ export async function applyTransactionToSetAsides(
       await repository.update(transaction.firmId, row.id, { ...expire, amount_expired_cents: spent + remaining });
       outcome.expired.push(row.id);
     }
+  }
+  // Their creators are told in this same transaction, so an expiry is never left unannounced.
+  if (outcome.expired.length > 0) {
+    await recordSetAsidesExpired(db, transaction.firmId, outcome.expired, { by: 'transaction', transactionId: transaction.id, date: transaction.tradeDate }, transaction.now);
   }
   return outcome;
 }

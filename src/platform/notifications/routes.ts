@@ -1,0 +1,169 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { responses } from '../../http/problem.js';
+import type { OutboxDispatcher } from '../outbox/dispatcher.js';
+import { principalOf } from '../auth/hook.js';
+import {
+  DeliveryRecord,
+  EndpointInput,
+  EndpointRecord,
+  IntegrationInput,
+  IntegrationParams,
+  IntegrationRecord,
+  ListQuery,
+  NotificationInput,
+  NotificationRead,
+  PageQuery,
+  WebhookParams,
+} from './schemas.js';
+import type { NotificationService, PartnerCredentials, Webhook } from './service.js';
+import type { SetAsideExpirySweeper } from './sweeper.js';
+
+const tags = ['Notifications'];
+const header = (request: FastifyRequest, name: string) => {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+const credentialsOf = (request: FastifyRequest): PartnerCredentials => ({ clientId: header(request, 'client_id'), clientSecret: header(request, 'client_secret') });
+
+/** Token plus the partner's credentials; any valid token (the spec names no privilege). */
+const config = { tokenOnly: true } as const;
+// Section 5.6: the webhook paths take the partner's credentials and no token; they check them
+// themselves before the body is read, so a bad secret is a 401 whatever the body.
+const webhookConfig = { public: true } as const;
+const credentialHeaders = Type.Object({
+  client_id: Type.Optional(Type.String({ description: 'The partner\'s client_id' })),
+  client_secret: Type.Optional(Type.String({ description: 'The partner\'s client_secret' })),
+});
+
+/** Section 4.12 and the push endpoints (docs/notifications.md). */
+export const notificationRoutes: FastifyPluginAsyncTypebox<{ notifications: NotificationService }> = async (app, { notifications }) => {
+  const webhooks = new WeakMap<FastifyRequest, Webhook>();
+  const resolveWebhook = async (request: FastifyRequest) => {
+    const { webhookGuid } = request.params as { webhookGuid: string };
+    webhooks.set(request, await notifications.webhook(credentialsOf(request), webhookGuid));
+  };
+  const webhookOf = (request: FastifyRequest) => webhooks.get(request)!;
+
+  app.post(
+    '/Notify/Config/Integrations',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Create the calling user\'s webhook integration with the calling partner (or answer the existing one)',
+        headers: credentialHeaders,
+        body: IntegrationInput,
+        response: responses({ 200: IntegrationRecord, 201: IntegrationRecord }, [401, 403]),
+      },
+    },
+    async (request, reply) => {
+      const { record, created } = await notifications.createIntegration(principalOf(request), credentialsOf(request), request.body);
+      return reply.status(created ? 201 : 200).send(record);
+    },
+  );
+
+  app.put(
+    '/Notify/Config/Integrations/:integrationId/Endpoint',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Register (or replace) the push endpoint of the caller\'s integration; answers its signing secret, once',
+        headers: credentialHeaders,
+        params: IntegrationParams,
+        body: EndpointInput,
+        response: responses({ 200: EndpointRecord }, [401, 403, 404]),
+      },
+    },
+    async (request) => notifications.registerEndpoint(principalOf(request), credentialsOf(request), request.params.integrationId, request.body),
+  );
+
+  app.delete(
+    '/Notify/Config/Integrations/:integrationId/Endpoint',
+    {
+      config,
+      schema: { tags, summary: 'Stop pushing to the integration\'s endpoint', headers: credentialHeaders, params: IntegrationParams, response: responses({ 204: Type.Null() }, [401, 403, 404]) },
+    },
+    async (request, reply) => {
+      await notifications.removeEndpoint(principalOf(request), credentialsOf(request), request.params.integrationId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/Notify/Config/Integrations/:integrationId/Deliveries',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Push deliveries of the integration, newest first; the total is in X-Total-Count',
+        headers: credentialHeaders,
+        params: IntegrationParams,
+        querystring: PageQuery,
+        response: responses({ 200: Type.Array(DeliveryRecord) }, [401, 403, 404]),
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await notifications.deliveries(principalOf(request), credentialsOf(request), request.params.integrationId, {
+        top: request.query.$top,
+        skip: request.query.$skip,
+      });
+      reply.header('X-Total-Count', String(total));
+      return items;
+    },
+  );
+
+  app.post(
+    '/Notify/Users/:webhookGuid/Notifications',
+    {
+      config: webhookConfig,
+      onRequest: resolveWebhook,
+      schema: {
+        tags,
+        summary: 'Post a notification to the webhook\'s user; answers 201 with it as read',
+        security: [],
+        headers: credentialHeaders,
+        params: WebhookParams,
+        body: NotificationInput,
+        response: responses({ 201: NotificationRead }, [401, 404]),
+      },
+    },
+    async (request, reply) => reply.status(201).send(await notifications.post(webhookOf(request), request.body)),
+  );
+
+  app.get(
+    '/Notify/Users/:webhookGuid/Notifications',
+    {
+      config: webhookConfig,
+      onRequest: resolveWebhook,
+      schema: {
+        tags,
+        summary: 'The webhook user\'s notifications from every partner and the platform, newest first; the total is in X-Total-Count',
+        security: [],
+        headers: credentialHeaders,
+        params: WebhookParams,
+        querystring: ListQuery,
+        response: responses({ 200: Type.Array(NotificationRead) }, [401, 404]),
+      },
+    },
+    async (request, reply) => {
+      const { items, total } = await notifications.list(webhookOf(request), { top: request.query.$top, skip: request.query.$skip, sinceId: request.query.sinceId });
+      reply.header('X-Total-Count', String(total));
+      return items;
+    },
+  );
+};
+
+/** The background work of notifications: push deliveries and the set aside expiry sweep. */
+export const notificationJobs: FastifyPluginAsync<{ pushOutbox: OutboxDispatcher; sweeper: SetAsideExpirySweeper }> = async (app, { pushOutbox, sweeper }) => {
+  app.addHook('onReady', async () => {
+    pushOutbox.start();
+    sweeper.start();
+  });
+  app.addHook('onClose', async () => {
+    await sweeper.stop();
+    await pushOutbox.stop();
+  });
+};

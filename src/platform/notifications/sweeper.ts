@@ -1,0 +1,72 @@
+import type { Clock } from '../../shared/clock.js';
+import type { SetAsideExpiryRepository } from './platform-events.js';
+
+export interface SweepOptions {
+  intervalMs: number;
+  /** Records whose date passed longer ago are never notified: no flood of old news on first start. */
+  lookbackDays: number;
+  batchSize: number;
+}
+
+export const SWEEP_DEFAULTS: SweepOptions = { intervalMs: 60_000, lookbackDays: 7, batchSize: 200 };
+const DAY_MS = 86_400_000;
+
+/**
+ * Set asides expire by date on read (docs/decisions.md), so no write marks the moment; this
+ * periodic sweep finds records past their last protected day and notifies each creator once.
+ * Several nodes may sweep at once: each record's notification key is claimed once.
+ */
+export class SetAsideExpirySweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private current: Promise<number> | undefined;
+
+  constructor(
+    private readonly repository: SetAsideExpiryRepository,
+    private readonly clock: Clock,
+    private readonly afterCommit: () => void = () => undefined,
+    private readonly options: SweepOptions = SWEEP_DEFAULTS,
+  ) {}
+
+  /** One sweep to the end; returns how many notifications it wrote. */
+  async runOnce(): Promise<number> {
+    const now = this.clock.now();
+    const today = now.toISOString().slice(0, 10);
+    const earliest = new Date(now.getTime() - this.options.lookbackDays * DAY_MS).toISOString().slice(0, 10);
+    let notified = 0;
+    // Every picked record is claimed, so each pass shrinks what is due; the cap is a safety net.
+    for (let pass = 0; pass < 100; pass++) {
+      const due = await this.repository.due(today, earliest, this.options.batchSize);
+      if (due.length === 0) break;
+      notified += await this.repository.notify(due, today, now.toISOString());
+      if (due.length < this.options.batchSize) break;
+    }
+    if (notified > 0) this.afterCommit();
+    return notified;
+  }
+
+  private run() {
+    this.current ??= this.runOnce()
+      .catch((error: unknown) => {
+        // The next interval tries again; nothing is marked until it is notified.
+        console.error('set aside expiry sweep failed', error);
+        return 0;
+      })
+      .finally(() => {
+        this.current = undefined;
+      });
+    return this.current;
+  }
+
+  start() {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.run(), this.options.intervalMs);
+    this.timer.unref();
+    void this.run();
+  }
+
+  async stop() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.current;
+  }
+}
