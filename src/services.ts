@@ -13,6 +13,8 @@ import { OutboxRepository } from './platform/outbox/repository.js';
 import { createTradeBlockServices } from './platform/trade-blocks/index.js';
 import { createRebalancerTradeBlocks } from './rebalancer/trade-block-details/index.js';
 import { createTradingServices } from './platform/trading/index.js';
+import { createCustomFieldServices } from './platform/custom-fields/index.js';
+import { createRepresentativeServices } from './platform/representatives/index.js';
 import type { Clock } from './shared/clock.js';
 
 /** Everything the routes need, wired once per app; tests swap the clock. */
@@ -22,12 +24,15 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
   const authRepository = new AuthRepository(db.kysely);
   const throttle = new SignInThrottle(authRepository, clock, config.signInMaxFailures, config.signInLockSeconds);
   const auth = new AuthService(authRepository, clock, config.accessTokenTtlSeconds, throttle);
+  const customFields = createCustomFieldServices(db.kysely, clock);
   return {
     db,
     clock,
     auth,
     oauth: new OAuthService(authRepository, auth, throttle, clock, config.authorizationCodeTtlSeconds),
-    verbose: VERBOSE_ENTITIES.map((entity) => ({ entity, service: new VerboseService(book, entity, clock) })),
+    verbose: VERBOSE_ENTITIES.map((entity) => ({ entity, service: new VerboseService(book, entity, clock, customFields.customFieldValues) })),
+    ...customFields,
+    ...createRepresentativeServices(db.kysely),
     holdings: new HoldingsService(book),
     outbox,
     ...createTradeBlockServices(db.kysely, clock, outbox),

@@ -7,6 +7,8 @@ import { requireAuthentication } from './auth/hook.js';
 import { oauthRoutes } from './auth/oauth-routes.js';
 import { authRoutes } from './auth/routes.js';
 import { bookRoutes } from './book/routes.js';
+import { customFieldRoutes } from './custom-fields/routes.js';
+import { representativeRoutes } from './representatives/routes.js';
 import { legacyAccountRoutes } from './trade-blocks/legacy-routes.js';
 import { tradeBlockRoutes } from './trade-blocks/routes.js';
 import { transactionRoutes } from './transactions/routes.js';
@@ -33,6 +35,8 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
       await secured.register(bookRoutes, { prefix, verbose: services.verbose, holdings: services.holdings });
       await secured.register(transactionRoutes, { prefix, db: services.db.kysely, clock: services.clock });
       await secured.register(tradingRoutes, { prefix, trading: services.trading, quickTrades: services.quickTrades });
+      await secured.register(representativeRoutes, { prefix, representatives: services.representatives });
+      await secured.register(customFieldRoutes, { prefix, definitions: services.customFieldDefinitions });
     }
     // Section 4.2 writes the trade block paths (and rule 7's account paths) with /v1 only.
     await secured.register(tradeBlockRoutes, { prefix: '/v1', tradeBlocks: services.tradeBlocks, reasons: services.tradeBlockReasons });
