@@ -51,7 +51,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
       : NewRecord;
     const UpdateBody = Type.Object({ ...Fields, id: Type.Optional(IdSchema()) });
     const BulkItem = Type.Object({ ...Fields, id: IdSchema() });
-    const Record = Type.Object({ ...entity.record.properties, userDefinedFields: Type.Optional(Type.Array(UserDefinedField)) });
+    const Out = Type.Object({ ...entity.record.properties, userDefinedFields: Type.Optional(Type.Array(UserDefinedField)) });
 
     app.get(
       base,
@@ -61,7 +61,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
           tags,
           summary: `List ${entity.label}s, paged; the total is in X-Total-Count`,
           querystring: Type.Object({ ...PageQuery.properties, ...ExpandQuery.properties }),
-          response: responses({ 200: Type.Array(Record) }, [401, 403]),
+          response: responses({ 200: Type.Array(Out) }, [401, 403]),
         },
       },
       async (request, reply) => {
@@ -89,7 +89,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
       `${base}/Verbose/:key`,
       {
         config: read,
-        schema: { tags, summary: `Read one ${entity.label}`, params: KeyParams, querystring: ExpandQuery, response: responses({ 200: Record }, [401, 403, 404]) },
+        schema: { tags, summary: `Read one ${entity.label}`, params: KeyParams, querystring: ExpandQuery, response: responses({ 200: Out }, [401, 403, 404]) },
       },
       async (request) => service.get(principalOf(request), request.params.key, expandOf(request.query)),
     );
@@ -103,7 +103,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
           summary: entity.envelope ? `Create a ${entity.label} from \`{ ${entity.envelope}: <record>, id: 0 }\`` : `Create a ${entity.label}`,
           querystring: ExpandQuery,
           body: CreateBody,
-          response: responses({ 200: Record }, [401, 403]),
+          response: responses({ 200: Out }, [401, 403]),
         },
       },
       async (request) => {
@@ -124,7 +124,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
           params: KeyParams,
           querystring: ExpandQuery,
           body: UpdateBody,
-          response: responses({ 200: Record }, [401, 403, 404]),
+          response: responses({ 200: Out }, [401, 403, 404]),
         },
       },
       async (request) => {
@@ -145,7 +145,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
           summary: `Update several ${entity.label}s at once, all or nothing`,
           querystring: ExpandQuery,
           body: Type.Array(BulkItem, { minItems: 1, maxItems: 1000 }),
-          response: responses({ 200: Type.Array(Record) }, [401, 403]),
+          response: responses({ 200: Type.Array(Out) }, [401, 403]),
         },
       },
       async (request) =>
