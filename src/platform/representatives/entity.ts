@@ -16,6 +16,8 @@ const DETAIL_FIELDS = (Object.keys(REPRESENTATIVE_FIELDS) as RepresentativeField
   (field) => !(COLUMN_FIELDS as readonly string[]).includes(field),
 );
 
+const INITIAL = newRepresentative();
+
 function parseDetails(text: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(text);
@@ -35,9 +37,9 @@ export const representatives: EntityDescriptor<RepresentativeInput, Representati
   record: RepresentativeRecord,
   toRecord: (row: Row<RepresentativeTable>) => {
     const details = parseDetails(row.details);
-    const initial = newRepresentative();
-    const record: Record<string, unknown> = { id: row.id };
-    for (const field of DETAIL_FIELDS) record[field] = field in details ? details[field] : initial[field];
+    // A field never stored (a row written before the field existed, or by the importer) reads as its default.
+    const record: Record<string, unknown> = {};
+    for (const field of DETAIL_FIELDS) record[field] = field in details ? details[field] : structuredClone(INITIAL[field]);
     if (record.payeeId === null) record.payeeId = -1;
     return {
       ...record,
