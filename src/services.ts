@@ -15,6 +15,8 @@ import { createRebalancerTradeBlocks } from './rebalancer/trade-block-details/in
 import { createTradingServices } from './platform/trading/index.js';
 import { createRiskProfilingServices } from './platform/integrations/risk-partner/index.js';
 import { createNotificationServices } from './platform/notifications/index.js';
+import { createCustomFieldServices } from './platform/custom-fields/index.js';
+import { createRepresentativeServices } from './platform/representatives/index.js';
 import type { Clock } from './shared/clock.js';
 
 /** Everything the routes need, wired once per app; tests swap the clock. */
@@ -24,12 +26,15 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
   const authRepository = new AuthRepository(db.kysely);
   const throttle = new SignInThrottle(authRepository, clock, config.signInMaxFailures, config.signInLockSeconds);
   const auth = new AuthService(authRepository, clock, config.accessTokenTtlSeconds, throttle);
+  const customFields = createCustomFieldServices(db.kysely, clock);
   return {
     db,
     clock,
     auth,
     oauth: new OAuthService(authRepository, auth, throttle, clock, config.authorizationCodeTtlSeconds),
-    verbose: VERBOSE_ENTITIES.map((entity) => ({ entity, service: new VerboseService(book, entity, clock) })),
+    verbose: VERBOSE_ENTITIES.map((entity) => ({ entity, service: new VerboseService(book, entity, clock, customFields.customFieldValues) })),
+    ...customFields,
+    ...createRepresentativeServices(db.kysely),
     holdings: new HoldingsService(book),
     outbox,
     ...createTradeBlockServices(db.kysely, clock, outbox),

@@ -10,7 +10,7 @@ import { describeEachDatabase } from './support/databases.js';
  * itself (app.routeCatalog), so a new route cannot escape this test.
  */
 const MARKER = 'alpha';
-const BOOK_TABLES = ['clients', 'registrations', 'accounts', 'products', 'positions', 'tax_lots', 'product_prices'] as const;
+const BOOK_TABLES = ['clients', 'registrations', 'accounts', 'products', 'positions', 'tax_lots', 'product_prices', 'representatives', 'user_defined_definitions', 'user_defined_values'] as const;
 
 type Catalogued = { method: string; url: string; config: { public?: boolean; privilege?: unknown; tokenOnly?: boolean; audience?: 'platform' | 'rebalancer' } };
 
@@ -50,7 +50,10 @@ describeEachDatabase('privilege matrix and firm isolation over every route', (da
     const product = await post('/api/v1/Portfolio/Products/Verbose', { ticker: 'ALPHAX', name: `${MARKER} fund`, type: 'MutualFund', price: 10 });
     const account = await post('/api/v1/Portfolio/Accounts/Verbose', { registrationId: registration.id, number: `${MARKER}-001`, name: `${MARKER} account`, custodian: 'Schwab', cash: 100 });
     await t.app.inject({ method: 'PUT', url: `/api/v1/Portfolio/Accounts/${account.id}/Positions`, payload: [{ productId: product.id, shares: 5, costBasis: 40 }], headers: { authorization: owner } });
-    Object.assign(ids, { client: client.id, registration: registration.id, product: product.id, account: account.id });
+    const definition = await post('/api/v1/Portfolio/UserDefinedFields/Definitions', { entity: 'Household', name: `${MARKER} field`, type: 'Text', code: 'ALPHA_NOTE' });
+    const valued = await t.app.inject({ method: 'PUT', url: `/api/v1/Portfolio/Clients/Verbose/${client.id}`, payload: { ...client, userDefinedFields: [{ userDefineDefinitionId: definition.id, value: `${MARKER} value` }] }, headers: { authorization: owner } });
+    expect(valued.statusCode).toBe(200);
+    Object.assign(ids, { client: client.id, registration: registration.id, product: product.id, account: account.id, representative: t.firm.representativeId, definition: definition.id });
     sessions = {
       owner,
       nobody: { api: await t.session('nobody'), rebalancer: await rebalancerToken('nobody', 'firm') },
@@ -67,7 +70,7 @@ describeEachDatabase('privilege matrix and firm isolation over every route', (da
         if (!part.startsWith(':')) return part;
         const collection = parts.slice(0, i).reverse().find((p) => p && !p.startsWith(':') && p !== 'Verbose') ?? '';
         const context = `${part} ${collection}`;
-        const kind = ['account', 'product', 'registration', 'client'].find((k) => context.toLowerCase().includes(k)) ?? 'account';
+        const kind = ['account', 'product', 'registration', 'client', 'representative', 'definition'].find((k) => context.toLowerCase().includes(k)) ?? 'account';
         return String(ids[kind]);
       })
       .join('/');

@@ -619,6 +619,32 @@ export interface NotificationDeliveryTable {
   updated_at: string;
 }
 
+export interface UserDefinedDefinitionTable extends Audit {
+  id: Id;
+  firm_id: number;
+  /** The level: Representative, Household, Registration, Account or Product. */
+  entity: string;
+  name: string;
+  category: string | null;
+  /** Text, Number, Date, List or Boolean. */
+  type: string;
+  code: string;
+  sequence: number;
+  /** JSON array of the allowed values of a List field; [] otherwise. */
+  options: string;
+  /** Privilege needed, beside portfolio.edit, to change a value; null: none. */
+  security_code: string | null;
+}
+
+export interface UserDefinedValueTable extends Audit {
+  id: Id;
+  firm_id: number;
+  definition_id: number;
+  /** Id of a row of the definition's level table. */
+  entity_id: number;
+  value: string;
+}
+
 export interface Database {
   firms: FirmTable;
   roles: RoleTable;
@@ -673,6 +699,8 @@ export interface Database {
   notifications: NotificationTable;
   notification_sources: NotificationSourceTable;
   notification_deliveries: NotificationDeliveryTable;
+  user_defined_definitions: UserDefinedDefinitionTable;
+  user_defined_values: UserDefinedValueTable;
 }
 
 export type { ColumnType };

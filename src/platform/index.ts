@@ -7,6 +7,8 @@ import { requireAuthentication } from './auth/hook.js';
 import { oauthRoutes } from './auth/oauth-routes.js';
 import { authRoutes } from './auth/routes.js';
 import { bookRoutes } from './book/routes.js';
+import { customFieldRoutes } from './custom-fields/routes.js';
+import { representativeRoutes } from './representatives/routes.js';
 import { legacyAccountRoutes } from './trade-blocks/legacy-routes.js';
 import { tradeBlockRoutes } from './trade-blocks/routes.js';
 import { transactionRoutes } from './transactions/routes.js';
@@ -37,6 +39,8 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
       await secured.register(tradingRoutes, { prefix, trading: services.trading, quickTrades: services.quickTrades });
       await secured.register(riskPartnerRoutes, { prefix, riskProfiling: services.riskProfiling, basePath });
       await secured.register(notificationRoutes, { prefix, notifications: services.notifications });
+      await secured.register(representativeRoutes, { prefix, representatives: services.representatives });
+      await secured.register(customFieldRoutes, { prefix, definitions: services.customFieldDefinitions });
     }
     await secured.register(riskQuestionnaireRoutes, { questionnaire: services.riskQuestionnaire, basePath });
     await secured.register(notificationJobs, { pushOutbox: services.pushOutbox, sweeper: services.setAsideSweeper });

@@ -276,3 +276,48 @@ export const LAST_NAMES: readonly string[] = (
   'Campbell Mitchell Carter Roberts Gomez Phillips Evans Turner Diaz Parker Cruz Edwards Collins Reyes Stewart ' +
   'Morris Morales Murphy Cook Rogers Gutierrez Ortiz Morgan Cooper Peterson Bailey Reed Kelly Howard Ramos Kim'
 ).split(' ');
+
+/**
+ * The demo firm's custom fields (section 2.16): every level, every type, and one field
+ * (COMPLIANCE_NOTE) that only platform administrators may change. `share` is the fraction of
+ * records holding a value; `values` draws one.
+ */
+export type DemoFieldValues =
+  | { kind: 'pick'; from: readonly string[] }
+  | { kind: 'number'; min: number; max: number; step: number }
+  | { kind: 'date'; fromDays: number; toDays: number }
+  | { kind: 'boolean' };
+
+export interface DemoCustomField {
+  entity: 'Representative' | 'Household' | 'Registration' | 'Account' | 'Product';
+  code: string;
+  name: string;
+  category: string;
+  type: 'Text' | 'Number' | 'Date' | 'List' | 'Boolean';
+  options?: readonly string[];
+  securityCode?: string;
+  share: number;
+  values: DemoFieldValues;
+}
+
+const list = (options: readonly string[]) => ({ type: 'List' as const, options, values: { kind: 'pick' as const, from: options } });
+
+export const CUSTOM_FIELDS: readonly DemoCustomField[] = [
+  { entity: 'Representative', code: 'BRANCH_OFFICE', name: 'Branch Office', category: 'Practice', type: 'Text', share: 0.9, values: { kind: 'pick', from: ['Denver', 'Boulder', 'Chicago', 'Austin', 'Charlotte', 'Scottsdale'] } },
+  { entity: 'Representative', code: 'AUM_GOAL', name: 'AUM Goal', category: 'Practice', type: 'Number', share: 0.6, values: { kind: 'number', min: 50_000_000, max: 750_000_000, step: 5_000_000 } },
+  { entity: 'Representative', code: 'LICENSE_RENEWAL', name: 'License Renewal Date', category: 'Compliance', type: 'Date', share: 0.8, values: { kind: 'date', fromDays: 30, toDays: 720 } },
+  { entity: 'Household', code: 'RISK_TOLERANCE', name: 'Risk Tolerance', category: 'Suitability', ...list(['Conservative', 'Moderately Conservative', 'Moderate', 'Moderately Aggressive', 'Aggressive']), share: 0.7 },
+  { entity: 'Household', code: 'PREFERRED_CONTACT', name: 'Preferred Contact', category: 'Service', ...list(['Email', 'Phone', 'Text Message', 'Mail']), share: 0.4 },
+  { entity: 'Household', code: 'NEXT_REVIEW', name: 'Next Review Date', category: 'Service', type: 'Date', share: 0.5, values: { kind: 'date', fromDays: 1, toDays: 365 } },
+  { entity: 'Household', code: 'ANNUAL_INCOME', name: 'Annual Income', category: 'Financials', type: 'Number', share: 0.3, values: { kind: 'number', min: 40_000, max: 900_000, step: 1000 } },
+  {
+    entity: 'Household', code: 'COMPLIANCE_NOTE', name: 'Compliance Note', category: 'Compliance', type: 'Text', securityCode: 'platform.admin', share: 0.05,
+    values: { kind: 'pick', from: ['KYC refresh due', 'Trusted contact on file', 'Senior investor review', 'Concentrated position acknowledged'] },
+  },
+  { entity: 'Registration', code: 'TAX_STATUS', name: 'Tax Status', category: 'Tax', ...list(['Taxable', 'Tax-Deferred', 'Tax-Exempt']), share: 0.6 },
+  { entity: 'Registration', code: 'BENEFICIARY_ON_FILE', name: 'Beneficiary On File', category: 'Documents', type: 'Boolean', share: 0.3, values: { kind: 'boolean' } },
+  { entity: 'Account', code: 'INVESTMENT_OBJECTIVE', name: 'Investment Objective', category: 'Suitability', ...list(['Growth', 'Growth & Income', 'Income', 'Capital Preservation']), share: 0.5 },
+  { entity: 'Account', code: 'IPS_SIGNED', name: 'IPS Signed', category: 'Documents', type: 'Date', share: 0.35, values: { kind: 'date', fromDays: -1800, toDays: -1 } },
+  { entity: 'Product', code: 'DUE_DILIGENCE', name: 'Due Diligence Status', category: 'Research', ...list(['Approved', 'On Watch', 'Restricted']), share: 0.9 },
+  { entity: 'Product', code: 'LAST_REVIEWED', name: 'Last Reviewed', category: 'Research', type: 'Date', share: 0.6, values: { kind: 'date', fromDays: -365, toDays: -1 } },
+];

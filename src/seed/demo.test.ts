@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
 import { DEFAULT_ROLES } from '../platform/auth/privileges.js';
 import { digest, verifyPassword } from '../platform/auth/secrets.js';
+import { definitionOf, valueProblem } from '../platform/custom-fields/rules.js';
 import { type DemoCredentials, seedDemoFirm } from './demo.js';
 import { describeEachDatabase, testDatabases } from '../../test/support/databases.js';
 
@@ -11,7 +12,7 @@ const FIRM_TABLES = [
   'roles', 'role_privileges', 'users', 'partner_apps', 'broker_dealers', 'representatives', 'clients', 'registrations',
   'accounts', 'products', 'product_prices', 'positions', 'tax_lots', 'pending_transactions', 'models',
   'model_allocations', 'model_equivalents', 'model_aggs', 'model_agg_models', 'teams', 'team_users', 'model_teams',
-  'trade_groups', 'trade_group_accounts', 'product_substitutions',
+  'trade_groups', 'trade_group_accounts', 'product_substitutions', 'user_defined_definitions', 'user_defined_values',
 ] as const;
 /** Tables whose content is a function of the seed alone (users and partners carry fresh secrets). */
 const BOOK_TABLES = FIRM_TABLES.filter((t) => !['users', 'partner_apps'].includes(t));
@@ -122,6 +123,25 @@ describeEachDatabase('seedDemoFirm', (dialect) => {
       db.kysely,
     );
     expect(Number(rows[0]?.n)).toBe(0);
+  });
+
+  it('defines custom fields at every level, of every type, one only administrators may change, with valid values on many records', async () => {
+    const firmId = credentials.firm.id;
+    const definitions = (await db.kysely.selectFrom('user_defined_definitions').selectAll().where('firm_id', '=', firmId).execute()).map(definitionOf);
+    expect(new Set(definitions.map((d) => d.entity))).toEqual(new Set(['Representative', 'Household', 'Registration', 'Account', 'Product']));
+    expect(new Set(definitions.map((d) => d.type))).toEqual(new Set(['Text', 'Number', 'Date', 'List', 'Boolean']));
+    expect(definitions.filter((d) => d.securityCode === 'platform.admin').map((d) => d.code)).toEqual(['COMPLIANCE_NOTE']);
+    const TABLES = { Representative: 'representatives', Household: 'clients', Registration: 'registrations', Account: 'accounts', Product: 'products' } as const;
+    for (const definition of definitions) {
+      const values = await db.kysely.selectFrom('user_defined_values').select(['entity_id', 'value']).where('definition_id', '=', definition.id).execute();
+      const table = TABLES[definition.entity as keyof typeof TABLES];
+      const ids = new Set((await sql<{ id: number }>`select id from ${sql.table(table)} where firm_id = ${firmId}`.execute(db.kysely)).rows.map((r) => Number(r.id)));
+      // Every value fits its definition and points at a record of the definition's level.
+      expect(values.filter((v) => valueProblem(definition, v.value)), definition.code).toEqual([]);
+      expect(values.every((v) => ids.has(v.entity_id)), definition.code).toBe(true);
+      expect(new Set(values.map((v) => v.entity_id)).size, definition.code).toBe(values.length);
+      if (definition.code !== 'COMPLIANCE_NOTE') expect(values.length / ids.size, definition.code).toBeGreaterThan(0.1);
+    }
   });
 
   it('produces the same book as a fresh SQLite database seeded with the same seed', async () => {

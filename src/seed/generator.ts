@@ -14,6 +14,7 @@ import {
 import { Random } from './random.js';
 import type { ChunkRows, FirmRows } from './rows.js';
 import { addDays, HouseholdBuilder } from './households.js';
+import { customFieldDefinitions, FieldValueDrawer } from './custom-fields.js';
 
 export interface GeneratorOptions {
   households: number;
@@ -130,6 +131,11 @@ export function generateFirmBook(options: GeneratorOptions): BookTables {
     });
   }
 
+  const fieldValues = new FieldValueDrawer(new Random(options.seed ^ 0xf1e1d), options.asOf);
+  const user_defined_values: BookTables['user_defined_values'] = [];
+  fieldValues.draw('Representative', 0, representatives.length, user_defined_values);
+  fieldValues.draw('Product', 0, products.length, user_defined_values);
+
   return {
     broker_dealers: BROKER_DEALERS.map((b) => ({ name: b.name, code: b.code, is_active: 1 })),
     representatives,
@@ -150,6 +156,8 @@ export function generateFirmBook(options: GeneratorOptions): BookTables {
       product_id: productAt(from),
       substitute_product_id: productAt(to),
     })),
+    user_defined_definitions: customFieldDefinitions(),
+    user_defined_values,
   };
 }
 
@@ -167,10 +175,17 @@ export function* generateHouseholdChunks(options: GeneratorOptions, firm: BookTa
     lastNames: LAST_NAMES,
     tradeGroups: TRADE_GROUPS.length,
   });
+  const fieldValues = new FieldValueDrawer(new Random(options.seed ^ 0xc0ffee), options.asOf);
   for (let start = 0; start < options.households; start += chunkSize) {
     const chunk = emptyChunk();
     const end = Math.min(options.households, start + chunkSize);
-    for (let h = start; h < end; h++) builder.household(chunk);
+    for (let h = start; h < end; h++) {
+      const [clients, registrations, accounts] = [chunk.clients.length, chunk.registrations.length, chunk.accounts.length];
+      builder.household(chunk);
+      fieldValues.draw('Household', clients, chunk.clients.length, chunk.user_defined_values);
+      fieldValues.draw('Registration', registrations, chunk.registrations.length, chunk.user_defined_values);
+      fieldValues.draw('Account', accounts, chunk.accounts.length, chunk.user_defined_values);
+    }
     yield chunk;
   }
 }
@@ -184,4 +199,5 @@ export const emptyChunk = (): ChunkRows => ({
   pending_transactions: [],
   trade_group_accounts: [],
   product_substitutions: [],
+  user_defined_values: [],
 });

@@ -27,6 +27,8 @@ interface TableSpec {
   leaf?: boolean;
   /** Composite primary key, no id column at all. */
   noId?: boolean;
+  /** Column -> the row field naming the table its value indexes into, for a column pointing at several tables. */
+  refsBy?: Record<string, string>;
 }
 
 const I = 'int4';
@@ -138,6 +140,17 @@ const SPECS: Record<TableName, TableSpec> = {
     refs: { account_id: 'accounts', product_id: 'products' },
     leaf: true,
   },
+  user_defined_definitions: {
+    columns: { entity: T, name: T, category: T, type: T, code: T, sequence: I, options: T, security_code: T },
+    audit: true,
+  },
+  user_defined_values: {
+    columns: { definition_id: I, entity_id: I, value: T },
+    refs: { definition_id: 'user_defined_definitions' },
+    refsBy: { entity_id: 'entity_table' },
+    audit: true,
+    leaf: true,
+  },
   trade_group_accounts: {
     columns: { trade_group_id: I, account_id: I },
     refs: { trade_group_id: 'trade_groups', account_id: 'accounts' },
@@ -150,7 +163,7 @@ export const WRITE_ORDER: TableName[] = [
   'roles', 'role_privileges', 'users', 'partner_apps', 'broker_dealers', 'representatives', 'products',
   'product_prices', 'models', 'model_allocations', 'model_equivalents', 'model_aggs', 'model_agg_models', 'teams',
   'team_users', 'model_teams', 'trade_groups', 'clients', 'registrations', 'accounts', 'positions', 'tax_lots',
-  'pending_transactions', 'trade_group_accounts', 'product_substitutions',
+  'pending_transactions', 'trade_group_accounts', 'product_substitutions', 'user_defined_definitions', 'user_defined_values',
 ];
 
 /** Table -> ids by row position: existing rows first (when a caller passes them), then written rows. */
@@ -221,7 +234,8 @@ export async function writeTables(
       const r = row as Record<string, unknown>;
       const tuple = columns.map((c) => {
         const v = r[c] ?? null;
-        const target = spec.refs?.[c];
+        const by = spec.refsBy?.[c];
+        const target = spec.refs?.[c] ?? (by === undefined ? undefined : (r[by] as TableName));
         return target && v !== null ? resolve(ids, target, v as number, table, c) : v;
       });
       if (withId) tuple.unshift(newIds[i] as number);

@@ -62,6 +62,28 @@ export interface FirmRows {
   model_teams: { model_id: number; team_id: number }[];
   trade_groups: { name: string }[];
   product_substitutions: { account_id: number | null; product_id: number; substitute_product_id: number }[];
+  user_defined_definitions: {
+    entity: string;
+    name: string;
+    category: string | null;
+    type: string;
+    code: string;
+    sequence: number;
+    options: string;
+    security_code: string | null;
+  }[];
+  user_defined_values: FieldValueRow[];
+}
+
+/**
+ * A custom-field value. `entity_id` indexes into the table `entity_table` names (the definition's
+ * level): one list for every level keeps values in household order whatever the chunk size.
+ */
+export interface FieldValueRow {
+  definition_id: number;
+  entity_table: 'representatives' | 'products' | 'clients' | 'registrations' | 'accounts';
+  entity_id: number;
+  value: string;
 }
 
 export interface ChunkRows {
@@ -94,6 +116,7 @@ export interface ChunkRows {
   }[];
   trade_group_accounts: { trade_group_id: number; account_id: number }[];
   product_substitutions: FirmRows['product_substitutions'];
+  user_defined_values: FieldValueRow[];
 }
 
 export type TableName = keyof FirmRows | keyof ChunkRows;

@@ -4,6 +4,7 @@ import { auth } from './0002_auth.js';
 import { tradeBlocks } from './0003_trade_blocks.js';
 import { rebalancerData } from './0004_rebalancer_data.js';
 import { trading } from './0005_trading.js';
+import { customFields } from './0006_custom_fields.js';
 import { riskProfiling } from './0008_risk_profiling.js';
 import { notifications } from './0009_notifications.js';
 
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0003_trade_blocks': tradeBlocks,
   '0004_rebalancer_data': rebalancerData,
   '0005_trading': trading,
+  '0006_custom_fields': customFields,
   '0008_risk_profiling': riskProfiling,
   '0009_notifications': notifications,
 };

@@ -1,6 +1,9 @@
 import type { TObject } from 'typebox';
+import type { CustomFieldLevel } from '../custom-fields/schemas.js';
 import type { AccountTable, ClientTable, ProductTable, RegistrationTable } from '../../db/schema.js';
 import { centsToDollars, dollarsToCents, microsToPrice, priceToMicros } from '../../shared/money.js';
+import { representatives } from '../representatives/entity.js';
+import { audit, flag, type Row } from './mapping.js';
 import {
   AccountInput,
   AccountRecord,
@@ -16,40 +19,40 @@ import {
  * One descriptor per verbose entity of the portfolio API. The routes, service and repository
  * are generic over it, so an entity is its mapping and its rules, written once.
  */
-export type BookTable = 'clients' | 'registrations' | 'accounts' | 'products';
-export type ReferencedTable = BookTable | 'representatives' | 'models' | 'restricted_plans';
+export type BookTable = 'clients' | 'registrations' | 'accounts' | 'products' | 'representatives';
+export type ReferencedTable = BookTable | 'models' | 'restricted_plans' | 'broker_dealers';
 
 export interface EntityDescriptor<Input, Record> {
   /** Path segment in `/v1/Portfolio/{path}`. */
   path: string;
   label: string;
   table: BookTable;
+  /** The custom-field level of section 2.16. */
+  level: CustomFieldLevel;
   input: TObject;
   record: TObject;
   toRecord(row: never): Record;
-  /** Columns for the fields present in the input: an omitted optional field keeps its stored value. */
-  toColumns(input: Input): { [column: string]: unknown };
+  /**
+   * Columns for the fields present in the input: an omitted optional field keeps its stored value.
+   * `stored` is the row an update changes (undefined on create).
+   */
+  toColumns(input: Input, stored?: never): { [column: string]: unknown };
   /** Ids in the input that must name a row of the caller's firm. */
   references: { field: keyof Input & string; table: ReferencedTable; label: string }[];
   /** Fields unique within the firm. */
   uniques: { field: keyof Input & string; column: string }[];
   normalize?(input: Input): Input;
+  /** POST takes `{ [envelope]: record, id: 0 }` (section 2.13) instead of the bare record. */
+  envelope?: string;
+  /** Served at `GET …/Verbose/New`: a new record with every field at its default. */
+  template?: { schema: TObject; value(): object };
 }
-
-const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
-type Audited = { created_at: string; created_by: string; edited_at: string; edited_by: string };
-const audit = (row: Audited) => ({
-  createdDate: row.created_at,
-  createdBy: row.created_by,
-  editedDate: row.edited_at,
-  editedBy: row.edited_by,
-});
-type Row<T> = { [K in keyof T]: T[K] extends { __select__: infer S } ? S : T[K] } & { id: number };
 
 export const clients: EntityDescriptor<ClientInput, ClientRecord> = {
   path: 'Clients',
   label: 'household',
   table: 'clients',
+  level: 'Household',
   input: ClientInput,
   record: ClientRecord,
   toRecord: (row: Row<ClientTable>) => ({
@@ -68,6 +71,7 @@ export const registrations: EntityDescriptor<RegistrationInput, RegistrationReco
   path: 'Registrations',
   label: 'registration',
   table: 'registrations',
+  level: 'Registration',
   input: RegistrationInput,
   record: RegistrationRecord,
   toRecord: (row: Row<RegistrationTable>) => ({
@@ -94,6 +98,7 @@ export const accounts: EntityDescriptor<AccountInput, AccountRecord> = {
   path: 'Accounts',
   label: 'account',
   table: 'accounts',
+  level: 'Account',
   input: AccountInput,
   record: AccountRecord,
   toRecord: (row: Row<AccountTable>) => ({
@@ -136,6 +141,7 @@ export const products: EntityDescriptor<ProductInput, ProductRecord> = {
   path: 'Products',
   label: 'product',
   table: 'products',
+  level: 'Product',
   input: ProductInput,
   record: ProductRecord,
   toRecord: (row: Row<ProductTable>) => ({
@@ -171,4 +177,4 @@ export const products: EntityDescriptor<ProductInput, ProductRecord> = {
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const VERBOSE_ENTITIES: EntityDescriptor<any, any>[] = [clients, registrations, accounts, products];
+export const VERBOSE_ENTITIES: EntityDescriptor<any, any>[] = [clients, registrations, accounts, products, representatives];

@@ -40,6 +40,17 @@ export class BookRepository {
     return this.loose.selectFrom(table).selectAll().where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
   }
 
+  /** The rows of `ids` that exist in the firm, in no particular order. */
+  findMany(table: BookTable, firmId: number, ids: number[]) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.loose.selectFrom(table).selectAll().where('firm_id', '=', firmId).where('id', 'in', [...new Set(ids)]).execute();
+  }
+
+  /** Another capability's repository on this one's connection: inside a transaction, it joins it. */
+  bind<R>(make: (db: Kysely<Database>) => R): R {
+    return make(this.db);
+  }
+
   async insert(table: BookTable, columns: Columns): Promise<number> {
     const row = await this.loose.insertInto(table).values(columns).returning('id').executeTakeFirstOrThrow();
     return Number(row.id);

@@ -1,14 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { responses } from '../../http/problem.js';
-import { DomainError } from '../../shared/errors.js';
+import { validationError } from '../../shared/errors.js';
 import { principalOf } from '../auth/hook.js';
 import { Privilege } from '../auth/privileges.js';
 import type { EntityDescriptor } from './entities.js';
 import type { HoldingsService } from './holdings-service.js';
 import { KeyParams, PageQuery, PositionInput, PositionRecord, PriceInput, PriceRecord } from './schemas.js';
-import type { VerboseService } from './service.js';
+import { type Expand, NO_EXPAND, type VerboseService } from './service.js';
 import { IdSchema } from '../../http/ids.js';
+import { UserDefinedField, UserDefinedFieldsInput } from '../custom-fields/schemas.js';
 
 export interface BookRouteOptions {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -20,16 +21,37 @@ const read = { privilege: Privilege.PortfolioRead };
 const edit = { privilege: Privilege.PortfolioEdit };
 const tags = ['Portfolio'];
 
+const ExpandQuery = Type.Object({
+  expand: Type.Optional(Type.String({ maxLength: 200, description: 'Comma-separated parts to add; `userDefinedFields` adds the custom fields (section 4.9)' })),
+});
+const EXPANSIONS: Record<string, keyof Expand> = { userdefinedfields: 'userDefinedFields' };
+
+/** `?expand=userdefinedfields`, any case; an unknown part is a 400 rather than silently nothing. */
+function expandOf(query: { expand?: string }): Expand {
+  const expand: Expand = { ...NO_EXPAND };
+  for (const part of (query.expand ?? '').split(',').map((p) => p.trim()).filter(Boolean)) {
+    const known = EXPANSIONS[part.toLowerCase()];
+    if (!known) throw validationError('querystring.expand', `unknown part "${part}"; known: userDefinedFields`);
+    expand[known] = true;
+  }
+  return expand;
+}
+
 /** Section 4.9's verbose style for the book: list, read, create, update, bulk update. */
 export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (app, { verbose, holdings }) => {
   for (const { entity, service } of verbose) {
     const base = `/Portfolio/${entity.path}`;
-    const CreateBody = Type.Object({
-      ...entity.input.properties,
+    const Fields = { ...entity.input.properties, userDefinedFields: Type.Optional(UserDefinedFieldsInput) };
+    const NewRecord = Type.Object({
+      ...Fields,
       id: Type.Optional(Type.Integer({ minimum: 0, maximum: 0, description: '0 (or omitted) on create' })),
     });
-    const UpdateBody = Type.Object({ ...entity.input.properties, id: Type.Optional(IdSchema()) });
-    const BulkItem = Type.Object({ ...entity.input.properties, id: IdSchema() });
+    const CreateBody = entity.envelope
+      ? Type.Object({ [entity.envelope]: NewRecord, id: Type.Optional(Type.Integer({ minimum: 0, maximum: 0 })) })
+      : NewRecord;
+    const UpdateBody = Type.Object({ ...Fields, id: Type.Optional(IdSchema()) });
+    const BulkItem = Type.Object({ ...Fields, id: IdSchema() });
+    const Out = Type.Object({ ...entity.record.properties, userDefinedFields: Type.Optional(Type.Array(UserDefinedField)) });
 
     app.get(
       base,
@@ -38,35 +60,57 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
         schema: {
           tags,
           summary: `List ${entity.label}s, paged; the total is in X-Total-Count`,
-          querystring: PageQuery,
-          response: responses({ 200: Type.Array(entity.record) }, [401, 403]),
+          querystring: Type.Object({ ...PageQuery.properties, ...ExpandQuery.properties }),
+          response: responses({ 200: Type.Array(Out) }, [401, 403]),
         },
       },
       async (request, reply) => {
-        const { items, total } = await service.page(principalOf(request).firmId, request.query.$top, request.query.$skip);
+        const { $top, $skip } = request.query;
+        const { items, total } = await service.page(principalOf(request), $top, $skip, expandOf(request.query));
         reply.header('X-Total-Count', String(total));
         return items;
       },
     );
 
+    const template = entity.template;
+    if (template) {
+      // Registered before `:key`; the router prefers the static segment anyway.
+      app.get(
+        `${base}/Verbose/New`,
+        {
+          config: read,
+          schema: { tags, summary: `A new ${entity.label} with every field at its default, to fill in and POST`, response: responses({ 200: template.schema }, [401, 403]) },
+        },
+        async () => template.value(),
+      );
+    }
+
     app.get(
       `${base}/Verbose/:key`,
       {
         config: read,
-        schema: { tags, summary: `Read one ${entity.label}`, params: KeyParams, response: responses({ 200: entity.record }, [401, 403, 404]) },
+        schema: { tags, summary: `Read one ${entity.label}`, params: KeyParams, querystring: ExpandQuery, response: responses({ 200: Out }, [401, 403, 404]) },
       },
-      async (request) => service.get(principalOf(request).firmId, request.params.key),
+      async (request) => service.get(principalOf(request), request.params.key, expandOf(request.query)),
     );
 
     app.post(
       `${base}/Verbose`,
       {
         config: edit,
-        schema: { tags, summary: `Create a ${entity.label}`, body: CreateBody, response: responses({ 200: entity.record }, [401, 403]) },
+        schema: {
+          tags,
+          summary: entity.envelope ? `Create a ${entity.label} from \`{ ${entity.envelope}: <record>, id: 0 }\`` : `Create a ${entity.label}`,
+          querystring: ExpandQuery,
+          body: CreateBody,
+          response: responses({ 200: Out }, [401, 403]),
+        },
       },
       async (request) => {
-        const { id: _id, ...input } = request.body;
-        return service.create(principalOf(request), input);
+        const body = request.body as { [field: string]: unknown };
+        const record = (entity.envelope ? body[entity.envelope] : body) as Static<typeof NewRecord>;
+        const { id: _id, userDefinedFields, ...input } = record;
+        return service.create(principalOf(request), { input, userDefinedFields }, expandOf(request.query), entity.envelope);
       },
     );
 
@@ -78,18 +122,17 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
           tags,
           summary: `Update a ${entity.label} from its whole record; omitted optional fields keep their values`,
           params: KeyParams,
+          querystring: ExpandQuery,
           body: UpdateBody,
-          response: responses({ 200: entity.record }, [401, 403, 404]),
+          response: responses({ 200: Out }, [401, 403, 404]),
         },
       },
       async (request) => {
-        const { id, ...input } = request.body;
+        const { id, userDefinedFields, ...input } = request.body;
         if (id !== undefined && id !== request.params.key) {
-          throw new DomainError('validation_failed', `id: ${id} does not match the key ${request.params.key} in the path`, [
-            { field: 'id', message: `does not match the key ${request.params.key} in the path` },
-          ]);
+          throw validationError('id', `does not match the key ${request.params.key} in the path`);
         }
-        return service.update(principalOf(request), request.params.key, input);
+        return service.update(principalOf(request), request.params.key, { input, userDefinedFields }, expandOf(request.query));
       },
     );
 
@@ -100,14 +143,16 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
         schema: {
           tags,
           summary: `Update several ${entity.label}s at once, all or nothing`,
+          querystring: ExpandQuery,
           body: Type.Array(BulkItem, { minItems: 1, maxItems: 1000 }),
-          response: responses({ 200: Type.Array(entity.record) }, [401, 403]),
+          response: responses({ 200: Type.Array(Out) }, [401, 403]),
         },
       },
       async (request) =>
         service.updateMany(
           principalOf(request),
-          request.body.map(({ id, ...input }) => ({ id, input })),
+          request.body.map(({ id, userDefinedFields, ...input }) => ({ id, input, userDefinedFields })),
+          expandOf(request.query),
         ),
     );
   }
