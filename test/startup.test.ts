@@ -28,8 +28,11 @@ function wealth(args: string[], env: Record<string, string>) {
   });
 }
 
+const outputs = new WeakMap<ChildProcess, () => string>();
+
 function finished(child: ChildProcess): Promise<{ code: number | null; output: string }> {
   let output = '';
+  outputs.set(child, () => output);
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
@@ -37,7 +40,8 @@ function finished(child: ChildProcess): Promise<{ code: number | null; output: s
 
 async function waitForHealth(base: string, child: ChildProcess) {
   for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error('server exited during start-up');
+    // What the server printed is the only clue to a start-up that failed under load.
+    if (child.exitCode !== null) throw new Error(`server exited during start-up (code ${child.exitCode}):\n${outputs.get(child)?.() ?? ''}`);
     try {
       const response = await fetch(`${base}/api/healthz`);
       if (response.status === 200) return;
