@@ -13,6 +13,7 @@ import { OutboxRepository } from './platform/outbox/repository.js';
 import { createTradeBlockServices } from './platform/trade-blocks/index.js';
 import { createRebalancerTradeBlocks } from './rebalancer/trade-block-details/index.js';
 import { createTradingServices } from './platform/trading/index.js';
+import { createSleeveServices } from './platform/sleeves/index.js';
 import type { Clock } from './shared/clock.js';
 
 /** Everything the routes need, wired once per app; tests swap the clock. */
@@ -22,6 +23,7 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
   const authRepository = new AuthRepository(db.kysely);
   const throttle = new SignInThrottle(authRepository, clock, config.signInMaxFailures, config.signInLockSeconds);
   const auth = new AuthService(authRepository, clock, config.accessTokenTtlSeconds, throttle);
+  const tradeBlockServices = createTradeBlockServices(db.kysely, clock, outbox);
   return {
     db,
     clock,
@@ -30,9 +32,10 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     verbose: VERBOSE_ENTITIES.map((entity) => ({ entity, service: new VerboseService(book, entity, clock) })),
     holdings: new HoldingsService(book),
     outbox,
-    ...createTradeBlockServices(db.kysely, clock, outbox),
+    ...tradeBlockServices,
     rebalancerTradeBlocks: createRebalancerTradeBlocks(db.kysely, clock, outbox),
     ...createTradingServices(config, db, clock),
+    ...createSleeveServices(db.kysely, clock, tradeBlockServices.tradeBlocks),
   };
 }
 

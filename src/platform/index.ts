@@ -11,6 +11,7 @@ import { legacyAccountRoutes } from './trade-blocks/legacy-routes.js';
 import { tradeBlockRoutes } from './trade-blocks/routes.js';
 import { transactionRoutes } from './transactions/routes.js';
 import { tradingRoutes } from './trading/routes.js';
+import { sleeveRoutes } from './sleeves/routes.js';
 
 /**
  * The portfolio platform at {base_url}. Section 9.2: some resources are documented without the
@@ -33,6 +34,7 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
       await secured.register(bookRoutes, { prefix, verbose: services.verbose, holdings: services.holdings });
       await secured.register(transactionRoutes, { prefix, db: services.db.kysely, clock: services.clock });
       await secured.register(tradingRoutes, { prefix, trading: services.trading, quickTrades: services.quickTrades });
+      await secured.register(sleeveRoutes, { prefix, sleeves: services.sleeves });
     }
     // Section 4.2 writes the trade block paths (and rule 7's account paths) with /v1 only.
     await secured.register(tradeBlockRoutes, { prefix: '/v1', tradeBlocks: services.tradeBlocks, reasons: services.tradeBlockReasons });
