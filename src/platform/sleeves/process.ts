@@ -62,8 +62,9 @@ export function planProcess(input: SleeveRegistrationInput, loaded: Loaded, look
   const { registration } = loaded;
   const stored = settingsOf(loaded);
 
-  if (input.isActive === false) problem('isActive', 'a sleeved registration stays active; unsleeving is not offered');
   const sleeving = registration.is_sleeved !== 1;
+  // A registration read before sleeving shows isActive false and comes back so: Process activates it.
+  if (input.isActive === false && !sleeving) problem('isActive', 'a sleeved registration stays active; unsleeving is not offered');
   if (sleeving && loaded.accounts.length !== 1) {
     problem('registrationId', `registration ${registration.id} holds ${loaded.accounts.length} accounts and is not sleeved; only a registration with a single account can be sleeved`);
   }
