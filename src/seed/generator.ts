@@ -184,4 +184,5 @@ export const emptyChunk = (): ChunkRows => ({
   pending_transactions: [],
   trade_group_accounts: [],
   product_substitutions: [],
+  sleeve_registrations: [],
 });

@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/support/app.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';
 import { rebalancerSession } from '../../rebalancer/test-support.js';
+import { seedDemoFirm } from '../../seed/demo.js';
 
 interface Sleeve {
   accountId: number;
@@ -227,6 +228,37 @@ describeEachDatabase('sleeved registration rebalanced at level Registration, end
     } finally {
       await t.db.kysely.updateTable('firms').set({ multi_trade_block: 1 }).where('id', '=', t.firm.firmId).execute();
     }
+  });
+
+  it('serves the demo firm\'s sleeved registrations: a custodial system sleeve beside three or four Normal Sleeves, rebalanced by registration', async () => {
+    const demo = await seedDemoFirm(t.db, { households: 60, seed: 11, asOf: today, firmCode: 'SLVDEMO' });
+    const api = demo.users.find((u) => u.kind === 'api')!;
+    const login = await t.app.inject({
+      url: '/api/v1/security/token',
+      headers: { authorization: `Basic ${Buffer.from(`${api.userName}:${api.password}`).toString('base64')}`, client_id: String(demo.partner.clientId), client_secret: demo.partner.clientSecret },
+    });
+    const authorization = `Session ${login.json().access_token}`;
+    const registrations = await t.db.kysely.selectFrom('registrations').select('id').where('firm_id', '=', demo.firm.id).where('is_sleeved', '=', 1).orderBy('id').execute();
+    expect(registrations.length).toBeGreaterThan(0);
+    for (const { id } of registrations) {
+      const read = await t.app.inject({ url: `/api/Trading/Sleeve/Registrations/${id}`, headers: { authorization } });
+      expect(read.statusCode).toBe(200);
+      const body = read.json();
+      expect(body).toMatchObject({ isActive: true, asOfDate: today, autoRebalFrequency: 'None', createdBy: 'seed', custodialAccountNumber: expect.any(String) });
+      const normal = (body.accountSleeves as Sleeve[]).filter((s) => s.sleeveType === 'Normal Sleeve');
+      expect(body.accountSleeves.filter((s: Sleeve) => s.sleeveType === 'Custodial Account')).toHaveLength(1);
+      expect(normal.length).toBeGreaterThanOrEqual(3);
+      expect(normal.reduce((sum, s) => sum + s.targetAllocation!, 0)).toBe(100);
+      expect(normal.reduce((sum, s) => sum + s.currentAllocation, 0)).toBeCloseTo(100, 2);
+      // Read back unchanged, it processes as it is.
+      const again = await t.app.inject({ method: 'POST', url: '/api/Trading/Sleeve/Registrations/Action/Process', headers: { authorization }, payload: body });
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json().accountSleeves).toEqual(body.accountSleeves);
+    }
+    const keys = (await t.app.inject({ url: `/api/Trading/Sleeve/Registrations/${registrations[0]!.id}`, headers: { authorization } })).json().accountSleeves.map((s: Sleeve) => s.accountId);
+    const batchId = (await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades?wait=true', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', level: 'Registration', keys } })).json();
+    const status = (await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${batchId}`, headers: { authorization } })).json();
+    expect(status).toMatchObject({ status: 'Complete', errorCount: 0, totalItems: keys.length });
   });
 
   it('answers 404 for the transfers of an unknown or foreign trade instance', async () => {
