@@ -349,6 +349,30 @@ describeEachDatabase('sleeve registrations (sections 2.15 and 4.8)', (database) 
     }
   });
 
+  it('keeps Contribution and Distribution sleeves out of the targets and of the rebalance, even imported with a target', async () => {
+    const { registrationId, state } = await sleeved();
+    const now = new Date().toISOString();
+    const contribution = await t.db.kysely
+      .insertInto('accounts')
+      .values({ firm_id: t.firm.firmId, registration_id: registrationId, number: `CONTRIB-${registrationId}`, name: 'Contributions', custodian: 'Schwab', model_id: book.growth, cash_cents: 500_000, is_trading_blocked: 0, restricted_plan_id: null, is_active: 1, sleeve_type: 'Contribution Sleeve', sleeve_target_pct: 10, sleeve_tolerance_lower: 0, sleeve_tolerance_upper: 0, created_at: now, created_by: 'import', edited_at: now, edited_by: 'import' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const read = (await call('GET', `${base}/${registrationId}`)).json();
+    expect(read.accountSleeves.map((s: SleeveOut) => s.sleeveType)).toEqual(['Custodial Account', 'Normal Sleeve', 'Normal Sleeve', 'Normal Sleeve', 'Contribution Sleeve']);
+    expect(read.accountSleeves[4]).toMatchObject({ accountId: contribution.id, targetAllocation: 10, currentValue: 5000, modelType: null, modelAggId: null, modelId: book.growth });
+    // Sent back as read it is accepted; the Normal Sleeves alone total 100.
+    expect((await call('POST', process, read)).statusCode).toBe(200);
+    const missing = await call('POST', process, { ...read, accountSleeves: read.accountSleeves.slice(0, 4) });
+    expect(missing.json().errors).toEqual([{ field: 'accountSleeves', message: `the Contribution Sleeve sleeve (account ${contribution.id}, CONTRIB-${registrationId}) is missing; system sleeves cannot be removed or changed` }]);
+
+    const batchId = (await call('POST', '/api/Trading/GenerateTrades?wait=true', { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', level: 'Registration', keys: [contribution.id] })).json();
+    const status = (await call('GET', `/api/Trading/TradeGenerationStatus/${batchId}`)).json();
+    expect(status).toMatchObject({ status: 'Complete', errorCount: 0, totalItems: 5 });
+    expect((await call('GET', `/api/Trading/TradeInstances/${status.tradeInstanceId}/Trades`)).json()).toEqual([]);
+    expect((await call('GET', `/api/Trading/TradeInstances/${status.tradeInstanceId}/SleeveTransfers`)).json()).toEqual([]);
+    void state;
+  });
+
   it('names the sleeve accounts after the custodial account, skipping numbers already taken', async () => {
     const reg = await book.registration(1);
     const product = await createProduct(t.db.kysely, t.firm.firmId, 10);

@@ -8,6 +8,7 @@ import {
   unknownAccountResult,
 } from '../../engine/index.js';
 import type { Clock } from '../../shared/clock.js';
+import { SYSTEM_SLEEVE_TYPES } from '../sleeves/schemas.js';
 import { CENTS_PER_DOLLAR, MICROS } from '../../shared/money.js';
 import type { NewMessage, NewTrade, NewTransfer, TradingRepository } from './repository.js';
 import type { StoredRequest } from './schemas.js';
@@ -144,7 +145,8 @@ export class BatchRunner {
 
   /**
    * Sleeved registrations move cash between sleeves, then rebalance each sleeve to its model. The
-   * sleeves are the accounts with a target; system sleeves (no target) are neither traded nor counted.
+   * sleeves are the accounts with a target; system sleeves (custodial, contribution, distribution)
+   * are neither traded nor counted, even when imported with a target.
    */
   private byRegistration(plan: BatchPlan, keys: number[], loaded: { row: AccountRow; snapshot: AccountSnapshot }[], transfers: NewTransfer[]): AccountResult[] {
     const { request } = plan;
@@ -157,7 +159,7 @@ export class BatchRunner {
       byRegistration.set(entry.row.registration_id, list);
     }
     for (const [registrationId, members] of byRegistration) {
-      const sleeves = members.filter((m) => m.row.sleeve_target_pct !== null);
+      const sleeves = members.filter((m) => m.row.sleeve_target_pct !== null && !(m.row.sleeve_type !== null && SYSTEM_SLEEVE_TYPES.includes(m.row.sleeve_type)));
       if (sleeves.length === 0) {
         results.push(...this.byAccount(plan, members.map((m) => m.row.id), members));
         continue;

@@ -23,6 +23,7 @@ export interface AccountRow {
   registration_id: number;
   model_id: number | null;
   cash_cents: number;
+  sleeve_type: string | null;
   sleeve_target_pct: number | null;
   sleeve_tolerance_lower: number | null;
   sleeve_tolerance_upper: number | null;
@@ -113,7 +114,7 @@ export class SnapshotRepository {
     const { firmId } = context;
     const accounts = await trx
       .selectFrom('accounts')
-      .select(['id', 'registration_id', 'model_id', 'cash_cents', 'sleeve_target_pct', 'sleeve_tolerance_lower', 'sleeve_tolerance_upper'])
+      .select(['id', 'registration_id', 'model_id', 'cash_cents', 'sleeve_type', 'sleeve_target_pct', 'sleeve_tolerance_lower', 'sleeve_tolerance_upper'])
       .where('firm_id', '=', firmId)
       .where('id', 'in', ids)
       .orderBy('id')
