@@ -125,7 +125,7 @@ export function planProcess(input: SleeveRegistrationInput, loaded: Loaded, look
     }
   }
 
-  const totals: [keyof SleeveWrite & ('target' | 'contribution' | 'distribution' | 'corporateAction'), string, boolean][] = [
+  const totals: ['target' | 'contribution' | 'distribution' | 'corporateAction', string, boolean][] = [
     ['target', 'targetAllocation', true],
     ['contribution', 'contributionAllocation', settings.contributionAllocationMethod === 'Assigned'],
     ['distribution', 'distributionAllocation', settings.distributionAllocationMethod === 'Assigned'],
@@ -137,7 +137,7 @@ export function planProcess(input: SleeveRegistrationInput, loaded: Loaded, look
     if (key !== 'target') {
       for (const w of writes) if (w[key] === null) problem(`accountSleeves[${w.index}].${field}`, `is required when ${method} is Assigned`);
     }
-    const total = writes.reduce((sum, w) => sum + ((w[key] as number | null) ?? 0), 0);
+    const total = writes.reduce((sum, w) => sum + (w[key] ?? 0), 0);
     if (Math.abs(total - 100) > TOTAL_SLACK) {
       const why = key === 'target' ? '' : ` when ${method} is Assigned`;
       problem(`accountSleeves[*].${field}`, `must total 100 over the Normal Sleeves${why} (total ${round(total)}); system sleeves carry none`);
