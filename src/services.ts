@@ -17,6 +17,7 @@ import { createRiskProfilingServices } from './platform/integrations/risk-partne
 import { createNotificationServices } from './platform/notifications/index.js';
 import { createCustomFieldServices } from './platform/custom-fields/index.js';
 import { createRepresentativeServices } from './platform/representatives/index.js';
+import { createSleeveServices } from './platform/sleeves/index.js';
 import type { Clock } from './shared/clock.js';
 
 /** Everything the routes need, wired once per app; tests swap the clock. */
@@ -27,6 +28,7 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
   const throttle = new SignInThrottle(authRepository, clock, config.signInMaxFailures, config.signInLockSeconds);
   const auth = new AuthService(authRepository, clock, config.accessTokenTtlSeconds, throttle);
   const customFields = createCustomFieldServices(db.kysely, clock);
+  const tradeBlockServices = createTradeBlockServices(db.kysely, clock, outbox);
   return {
     db,
     clock,
@@ -37,11 +39,12 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     ...createRepresentativeServices(db.kysely),
     holdings: new HoldingsService(book),
     outbox,
-    ...createTradeBlockServices(db.kysely, clock, outbox),
+    ...tradeBlockServices,
     rebalancerTradeBlocks: createRebalancerTradeBlocks(db.kysely, clock, outbox),
     ...createTradingServices(config, db, clock),
     ...createRiskProfilingServices(config.riskPartner, db.kysely, clock),
     ...createNotificationServices(db, clock, auth, { publicUrl: config.publicUrl, platformPrefix: config.platformPrefix, rebalancerPrefix: config.rebalancerPrefix }),
+    ...createSleeveServices(db.kysely, clock, tradeBlockServices.tradeBlocks),
   };
 }
 

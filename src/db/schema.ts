@@ -645,6 +645,59 @@ export interface UserDefinedValueTable extends Audit {
   value: string;
 }
 
+/** Sleeve settings of a sleeved registration (section 2.15); its sleeves are its accounts. */
+export interface SleeveRegistrationTable extends Audit {
+  id: Id;
+  firm_id: number;
+  registration_id: number;
+  sleeve_strategy_id: number | null;
+  is_active: Flag;
+  as_of_date: string | null;
+  contribution_method: string;
+  distribution_method: string;
+  corporate_action_method: string;
+  auto_rebal_frequency: string;
+  auto_rebal_month: number | null;
+  auto_rebal_day: number | null;
+  mandate: Flag;
+}
+
+/** What a sleeve carries beyond accounts.sleeve_* (which stay the one source of target and tolerances). */
+export interface AccountSleeveTable extends Audit {
+  id: Id;
+  firm_id: number;
+  account_id: number;
+  registration_id: number;
+  description: string | null;
+  contribution_pct: number | null;
+  distribution_pct: number | null;
+  corporate_action_pct: number | null;
+  management_style_id: number | null;
+  management_style: string | null;
+  sub_advisor_id: number | null;
+  sub_advisor: string | null;
+  sweep_asset_id: number | null;
+  self_directed: Flag;
+  self_directed_model_id: number | null;
+  removed_at: string | null;
+  removed_by: string | null;
+}
+
+/** Cash a registration-level rebalance moves into (+) or out of (−) a sleeve; open while its instance is. */
+export interface SleeveTransferTable {
+  id: Id;
+  firm_id: number;
+  trade_instance_id: number;
+  batch_id: number;
+  registration_id: number;
+  account_id: number;
+  amount_cents: number;
+  current_pct: number;
+  target_pct: number;
+  out_of_band: Flag;
+  created_at: string;
+}
+
 export interface Database {
   firms: FirmTable;
   roles: RoleTable;
@@ -701,6 +754,9 @@ export interface Database {
   notification_deliveries: NotificationDeliveryTable;
   user_defined_definitions: UserDefinedDefinitionTable;
   user_defined_values: UserDefinedValueTable;
+  sleeve_registrations: SleeveRegistrationTable;
+  account_sleeves: AccountSleeveTable;
+  sleeve_transfers: SleeveTransferTable;
 }
 
 export type { ColumnType };

@@ -19,6 +19,26 @@ interface SleeveInfo {
   result: AccountResult | null;
 }
 
+/**
+ * Transfers are journals between sleeves, so what leaves the overweight sleeves must equal what
+ * the underweight ones receive, to the cent. The receivers' amounts are cut down (scaled, floored),
+ * so the senders give that total, shared in proportion to what each released; a sender keeps the
+ * few cents it raised and did not send.
+ */
+function balanceTransfers(movers: SleeveInfo[]): void {
+  const cents = (amount: number) => Math.round(Math.abs(amount) * 100);
+  const inCents = movers.reduce((s, i) => s + (i.amount > 0 ? cents(i.amount) : 0), 0);
+  const senders = movers.filter((i) => i.amount < 0);
+  const outCents = senders.reduce((s, i) => s + cents(i.amount), 0);
+  if (outCents === inCents || outCents === 0) return;
+  let left = inCents;
+  senders.forEach((i, k) => {
+    const c = k === senders.length - 1 ? left : Math.floor((cents(i.amount) * inCents) / outCents);
+    left -= c;
+    i.amount = -c / 100;
+  });
+}
+
 export function rebalanceRegistration(reg: RegistrationSnapshot, options: RebalanceOptions): RegistrationResult {
   const messages: EngineMessage[] = [];
   const sleeves = [...reg.sleeves].sort((a, b) => a.account.accountId - b.account.accountId);
@@ -82,6 +102,7 @@ export function rebalanceRegistration(reg: RegistrationSnapshot, options: Rebala
       i.amount = Math.floor(i.delta * scale * 100 + 1e-6) / 100;
       i.result = runAccount(i.sleeve.account, options, i.amount, null);
     }
+    balanceTransfers(movers);
   }
   infos.forEach((i, k) => {
     const cur = total > 0 ? (i.value / total) * 100 : 0;

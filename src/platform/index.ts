@@ -15,6 +15,7 @@ import { transactionRoutes } from './transactions/routes.js';
 import { riskPartnerRoutes, riskQuestionnaireRoutes } from './integrations/risk-partner/routes.js';
 import { tradingRoutes } from './trading/routes.js';
 import { notificationJobs, notificationRoutes } from './notifications/routes.js';
+import { sleeveRoutes } from './sleeves/routes.js';
 
 /**
  * The portfolio platform at {base_url}. Section 9.2: some resources are documented without the
@@ -41,6 +42,7 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
       await secured.register(notificationRoutes, { prefix, notifications: services.notifications });
       await secured.register(representativeRoutes, { prefix, representatives: services.representatives });
       await secured.register(customFieldRoutes, { prefix, definitions: services.customFieldDefinitions });
+      await secured.register(sleeveRoutes, { prefix, sleeves: services.sleeves });
     }
     await secured.register(riskQuestionnaireRoutes, { questionnaire: services.riskQuestionnaire, basePath });
     await secured.register(notificationJobs, { pushOutbox: services.pushOutbox, sweeper: services.setAsideSweeper });

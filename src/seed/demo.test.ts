@@ -12,7 +12,7 @@ const FIRM_TABLES = [
   'roles', 'role_privileges', 'users', 'partner_apps', 'broker_dealers', 'representatives', 'clients', 'registrations',
   'accounts', 'products', 'product_prices', 'positions', 'tax_lots', 'pending_transactions', 'models',
   'model_allocations', 'model_equivalents', 'model_aggs', 'model_agg_models', 'teams', 'team_users', 'model_teams',
-  'trade_groups', 'trade_group_accounts', 'product_substitutions', 'user_defined_definitions', 'user_defined_values',
+  'trade_groups', 'trade_group_accounts', 'product_substitutions', 'user_defined_definitions', 'user_defined_values', 'sleeve_registrations',
 ] as const;
 /** Tables whose content is a function of the seed alone (users and partners carry fresh secrets). */
 const BOOK_TABLES = FIRM_TABLES.filter((t) => !['users', 'partner_apps'].includes(t));

@@ -81,12 +81,18 @@ describe('generator', () => {
     const sleeved = chunk.registrations.flatMap((r, i) => (r.is_sleeved ? [i] : []));
     expect(sleeved.length).toBeGreaterThan(0);
     for (const reg of sleeved) {
-      const sleeves = chunk.accounts.filter((a) => a.registration_id === reg);
+      const accounts = chunk.accounts.filter((a) => a.registration_id === reg);
+      const sleeves = accounts.filter((a) => a.sleeve_type === 'Normal Sleeve');
       expect(sleeves.length).toBeGreaterThanOrEqual(3);
       expect(sleeves.length).toBeLessThanOrEqual(4);
-      expect(sleeves.every((a) => a.sleeve_type === 'Normal Sleeve')).toBe(true);
       expect(sleeves.reduce((s, a) => s + (a.sleeve_target_pct ?? 0), 0)).toBe(100);
+      // Beside them, the custodial account as the system sleeve, holding nothing, and the settings row.
+      const custodial = accounts.filter((a) => a.sleeve_type !== 'Normal Sleeve');
+      expect(custodial.map((a) => [a.sleeve_type, a.sleeve_target_pct, a.model_id, a.cash_cents])).toEqual([['Custodial Account', null, null, 0]]);
+      expect(chunk.positions.some((p) => p.account_id === chunk.accounts.indexOf(custodial[0]!))).toBe(false);
+      expect(chunk.sleeve_registrations.filter((r) => r.registration_id === reg)).toHaveLength(1);
     }
+    expect(chunk.sleeve_registrations).toHaveLength(sleeved.length);
     const unsleeved = chunk.registrations.flatMap((r, i) => (r.is_sleeved ? [] : [i]));
     for (const reg of unsleeved) expect(chunk.accounts.filter((a) => a.registration_id === reg)).toHaveLength(1);
   });

@@ -200,4 +200,5 @@ export const emptyChunk = (): ChunkRows => ({
   trade_group_accounts: [],
   product_substitutions: [],
   user_defined_values: [],
+  sleeve_registrations: [],
 });

@@ -98,6 +98,7 @@ export class HouseholdBuilder {
     const targets = weights.map((w) => Math.floor((w * 100) / total));
     targets[count - 1] = 100 - targets.slice(0, -1).reduce((a, b) => a + b, 0);
     const models = rng.sample(this.models.length, count);
+    const first = chunk.accounts.length;
     targets.forEach((target, k) => {
       const tolerance = rng.pick([2, 3, 5]);
       // Sleeves drift too, so that some registrations need cash moved between sleeves.
@@ -106,6 +107,37 @@ export class HouseholdBuilder {
         target,
         tolerance,
       });
+    });
+    // The registration's custodial account is its system sleeve: no target, no model, nothing
+    // held (the sleeves hold the value). It draws nothing from the random stream, so the rest
+    // of the book is as before.
+    const custodian = this.universe.custodians.find((c) => c.name === chunk.accounts[first]?.custodian) ?? this.universe.custodians[0]!;
+    chunk.accounts.push({
+      registration_id,
+      number: `${custodian.prefix}${String(++this.accountSerial).padStart(8, '0')}`,
+      name: `${name} - Custodial`,
+      custodian: custodian.name,
+      model_id: null,
+      cash_cents: 0,
+      is_trading_blocked: 0,
+      is_active: 1,
+      sleeve_type: 'Custodial Account',
+      sleeve_target_pct: null,
+      sleeve_tolerance_lower: null,
+      sleeve_tolerance_upper: null,
+    });
+    chunk.sleeve_registrations.push({
+      registration_id,
+      sleeve_strategy_id: null,
+      is_active: 1,
+      as_of_date: this.asOf,
+      contribution_method: 'Sleeve Current Percent',
+      distribution_method: 'Sleeve Current Percent',
+      corporate_action_method: 'Sleeve Current Percent',
+      auto_rebal_frequency: 'None',
+      auto_rebal_month: null,
+      auto_rebal_day: null,
+      mandate: 0,
     });
   }
 

@@ -126,6 +126,24 @@ const SPECS: Record<TableName, TableSpec> = {
     refs: { registration_id: 'registrations', model_id: 'models' },
     audit: true,
   },
+  sleeve_registrations: {
+    columns: {
+      registration_id: I,
+      sleeve_strategy_id: I,
+      is_active: I,
+      as_of_date: T,
+      contribution_method: T,
+      distribution_method: T,
+      corporate_action_method: T,
+      auto_rebal_frequency: T,
+      auto_rebal_month: I,
+      auto_rebal_day: I,
+      mandate: I,
+    },
+    refs: { registration_id: 'registrations' },
+    audit: true,
+    leaf: true,
+  },
   positions: {
     columns: { account_id: I, product_id: I, shares_micros: B, cost_cents: B },
     refs: { account_id: 'accounts', product_id: 'products' },
@@ -163,7 +181,7 @@ export const WRITE_ORDER: TableName[] = [
   'roles', 'role_privileges', 'users', 'partner_apps', 'broker_dealers', 'representatives', 'products',
   'product_prices', 'models', 'model_allocations', 'model_equivalents', 'model_aggs', 'model_agg_models', 'teams',
   'team_users', 'model_teams', 'trade_groups', 'clients', 'registrations', 'accounts', 'positions', 'tax_lots',
-  'pending_transactions', 'trade_group_accounts', 'product_substitutions', 'user_defined_definitions', 'user_defined_values',
+  'pending_transactions', 'trade_group_accounts', 'product_substitutions', 'user_defined_definitions', 'user_defined_values', 'sleeve_registrations',
 ];
 
 /** Table -> ids by row position: existing rows first (when a caller passes them), then written rows. */

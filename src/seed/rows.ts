@@ -117,6 +117,19 @@ export interface ChunkRows {
   trade_group_accounts: { trade_group_id: number; account_id: number }[];
   product_substitutions: FirmRows['product_substitutions'];
   user_defined_values: FieldValueRow[];
+  sleeve_registrations: {
+    registration_id: number;
+    sleeve_strategy_id: number | null;
+    is_active: Flag;
+    as_of_date: string | null;
+    contribution_method: string;
+    distribution_method: string;
+    corporate_action_method: string;
+    auto_rebal_frequency: string;
+    auto_rebal_month: number | null;
+    auto_rebal_day: number | null;
+    mandate: Flag;
+  }[];
 }
 
 export type TableName = keyof FirmRows | keyof ChunkRows;

@@ -5,6 +5,7 @@ import { tradeBlocks } from './0003_trade_blocks.js';
 import { rebalancerData } from './0004_rebalancer_data.js';
 import { trading } from './0005_trading.js';
 import { customFields } from './0006_custom_fields.js';
+import { sleeves } from './0007_sleeves.js';
 import { riskProfiling } from './0008_risk_profiling.js';
 import { notifications } from './0009_notifications.js';
 
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0004_rebalancer_data': rebalancerData,
   '0005_trading': trading,
   '0006_custom_fields': customFields,
+  '0007_sleeves': sleeves,
   '0008_risk_profiling': riskProfiling,
   '0009_notifications': notifications,
 };

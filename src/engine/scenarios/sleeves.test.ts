@@ -2,7 +2,7 @@
 // to the one below, then each sleeve is rebalanced to its own model.
 import { describe, expect, test } from 'vitest';
 import { rebalanceRegistration, type RegistrationSnapshot } from '../index.js';
-import { account, BND, model, rows, VTI } from './fixtures.js';
+import { account, BND, model, rows, VTI, VXUS } from './fixtures.js';
 
 const growth = model([[VTI, 95, 2]], 5);
 const income = model([[BND, 95, 2]], 5);
@@ -38,6 +38,28 @@ describe('sleeves', () => {
     const r = rebalanceRegistration(registration(300, 2000, 475, 2000), { reason: 'NeedReview' });
     expect(r.transfers.every((t) => t.amount === 0)).toBe(true);
     expect(r.accounts.map((a) => rows(a))).toEqual([['Sell VTI 6 @200 = 1200'], []]);
+  });
+
+  test('what the senders give equals what the receivers get, to the cent', () => {
+    // 33.33 / 33.33 / 33.34: the cent-rounded deltas total one cent more out than in.
+    const intl = model([[VXUS, 95, 2]], 5);
+    const sleeve = (id: number, holdings: [typeof VTI, number][], cash: number, m: typeof growth, target: number) => ({
+      account: account(holdings, cash, m, { accountId: id, registrationId: 9 }),
+      targetAllocation: target,
+      toleranceLower: 3,
+      toleranceUpper: 3,
+    });
+    const r = rebalanceRegistration(
+      {
+        registrationId: 9,
+        asOfDate: '2024-06-28',
+        sleeves: [sleeve(11, [[VTI, 200]], 2_000.39, growth, 33.33), sleeve(12, [[BND, 300]], 1_500.41, income, 33.33), sleeve(13, [[VXUS, 313]], 1_300.37, intl, 33.34)],
+      },
+      { reason: 'NeedReview' },
+    );
+    const moved = r.transfers.filter((t) => t.amount !== 0);
+    expect(moved.some((t) => t.amount < 0) && moved.some((t) => t.amount > 0)).toBe(true);
+    expect(r.transfers.reduce((s, t) => s + Math.round(t.amount * 100), 0)).toBe(0);
   });
 
   test('a registration block stops every sleeve', () => {

@@ -20,6 +20,16 @@ export interface NewMessage {
   message: string;
 }
 
+/** Cash a registration-level rebalance moves into (+) or out of (−) a sleeve. */
+export interface NewTransfer {
+  registrationId: number;
+  accountId: number;
+  amountCents: number;
+  currentPct: number;
+  targetPct: number;
+  outOfBand: boolean;
+}
+
 const INSERT_ROWS = 500;
 
 const TRADE_COLUMNS: [string, ColumnType][] = [
@@ -31,6 +41,14 @@ const TRADE_COLUMNS: [string, ColumnType][] = [
   ['amount_cents', 'int8'],
   ['price_micros', 'int8'],
   ['reason', 'text'],
+];
+const TRANSFER_COLUMNS: [string, ColumnType][] = [
+  ['registration_id', 'int4'],
+  ['account_id', 'int4'],
+  ['amount_cents', 'int8'],
+  ['current_pct', 'float8'],
+  ['target_pct', 'float8'],
+  ['out_of_band', 'int4'],
 ];
 const MESSAGE_COLUMNS: [string, ColumnType][] = [
   ['account_id', 'int4'],
@@ -132,7 +150,13 @@ export class TradingRepository {
    * the chunk's `done_at`: a chunk retried after a crash writes nothing twice. Returns the batch
    * when this chunk finished it.
    */
-  async completeChunk(chunk: { id: number; firmId: number; batchId: number; instanceId: number; items: number }, trades: NewTrade[], messages: NewMessage[], now: string) {
+  async completeChunk(
+    chunk: { id: number; firmId: number; batchId: number; instanceId: number; items: number },
+    trades: NewTrade[],
+    messages: NewMessage[],
+    now: string,
+    transfers: NewTransfer[] = [],
+  ) {
     return this.db.transaction().execute(async (trx) => {
       const claimed = await trx.updateTable('batch_chunks').set({ done_at: now }).where('id', '=', chunk.id).where('done_at', 'is', null).executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) return { wrote: false as const };
@@ -143,6 +167,13 @@ export class TradingRepository {
         MESSAGE_COLUMNS,
         [['firm_id', 'int4', chunk.firmId], ['batch_id', 'int4', chunk.batchId], ['created_at', 'text', now]],
         messages.map((m) => [m.accountId, m.severity, m.code, m.message]),
+      );
+      await bulkInsert(
+        trx,
+        'sleeve_transfers',
+        TRANSFER_COLUMNS,
+        [['firm_id', 'int4', chunk.firmId], ['trade_instance_id', 'int4', chunk.instanceId], ['batch_id', 'int4', chunk.batchId], ['created_at', 'text', now]],
+        transfers.map((t) => [t.registrationId, t.accountId, t.amountCents, t.currentPct, t.targetPct, t.outOfBand ? 1 : 0]),
       );
       const items = chunk.items;
       const errors = new Set(messages.filter((m) => m.severity === 'Error').map((m) => m.accountId)).size;

@@ -8,8 +8,9 @@ import {
   unknownAccountResult,
 } from '../../engine/index.js';
 import type { Clock } from '../../shared/clock.js';
+import { SYSTEM_SLEEVE_TYPES } from '../sleeves/schemas.js';
 import { CENTS_PER_DOLLAR, MICROS } from '../../shared/money.js';
-import type { NewMessage, NewTrade, TradingRepository } from './repository.js';
+import type { NewMessage, NewTrade, NewTransfer, TradingRepository } from './repository.js';
 import type { StoredRequest } from './schemas.js';
 import type { AccountRow, FirmContext, SnapshotRepository } from './snapshots.js';
 
@@ -90,7 +91,8 @@ export class BatchRunner {
     const context = await this.context(chunk.batch_id, chunk.firm_id, chunk.created_at.slice(0, 10));
     const keys = JSON.parse(chunk.keys) as number[];
     const loaded = await this.snapshots.accounts(context, keys);
-    const results = plan.request.level === 'Registration' ? this.byRegistration(plan, keys, loaded) : this.byAccount(plan, keys, loaded);
+    const transfers: NewTransfer[] = [];
+    const results = plan.request.level === 'Registration' ? this.byRegistration(plan, keys, loaded, transfers) : this.byAccount(plan, keys, loaded);
 
     const trades: NewTrade[] = [];
     const messages: NewMessage[] = [];
@@ -119,6 +121,7 @@ export class BatchRunner {
       trades,
       messages,
       this.clock.now().toISOString(),
+      transfers,
     );
     if (outcome.wrote && outcome.finished) {
       this.contexts.delete(chunk.batch_id);
@@ -140,8 +143,12 @@ export class BatchRunner {
     });
   }
 
-  /** Sleeved registrations move cash between sleeves, then rebalance each sleeve to its model. */
-  private byRegistration(plan: BatchPlan, keys: number[], loaded: { row: AccountRow; snapshot: AccountSnapshot }[]): AccountResult[] {
+  /**
+   * Sleeved registrations move cash between sleeves, then rebalance each sleeve to its model. The
+   * sleeves are the accounts with a target; system sleeves (custodial, contribution, distribution)
+   * are neither traded nor counted, even when imported with a target.
+   */
+  private byRegistration(plan: BatchPlan, keys: number[], loaded: { row: AccountRow; snapshot: AccountSnapshot }[], transfers: NewTransfer[]): AccountResult[] {
     const { request } = plan;
     const found = new Set(loaded.map((l) => l.row.id));
     const results: AccountResult[] = keys.filter((k) => !found.has(k)).map((k) => unknownAccountResult(k, request.reason));
@@ -152,7 +159,7 @@ export class BatchRunner {
       byRegistration.set(entry.row.registration_id, list);
     }
     for (const [registrationId, members] of byRegistration) {
-      const sleeves = members.filter((m) => m.row.sleeve_target_pct !== null);
+      const sleeves = members.filter((m) => m.row.sleeve_target_pct !== null && !(m.row.sleeve_type !== null && SYSTEM_SLEEVE_TYPES.includes(m.row.sleeve_type)));
       if (sleeves.length === 0) {
         results.push(...this.byAccount(plan, members.map((m) => m.row.id), members));
         continue;
@@ -171,6 +178,10 @@ export class BatchRunner {
       try {
         const outcome = rebalanceRegistration(registration, plan.optionsFor(sleeves[0]!.row.id));
         results.push(...outcome.accounts);
+        for (const t of outcome.transfers) {
+          if (t.amount === 0) continue;
+          transfers.push({ registrationId, accountId: t.accountId, amountCents: Math.round(t.amount * CENTS_PER_DOLLAR), currentPct: t.currentAllocation, targetPct: t.targetAllocation, outOfBand: t.outOfBand });
+        }
         if (outcome.messages.length > 0) {
           const first = outcome.accounts[0];
           if (first) results.push({ ...first, trades: [], messages: outcome.messages.map((m) => ({ ...m, accountId: m.accountId ?? first.accountId })) });

@@ -23,6 +23,7 @@ export interface AccountRow {
   registration_id: number;
   model_id: number | null;
   cash_cents: number;
+  sleeve_type: string | null;
   sleeve_target_pct: number | null;
   sleeve_tolerance_lower: number | null;
   sleeve_tolerance_upper: number | null;
@@ -113,7 +114,7 @@ export class SnapshotRepository {
     const { firmId } = context;
     const accounts = await trx
       .selectFrom('accounts')
-      .select(['id', 'registration_id', 'model_id', 'cash_cents', 'sleeve_target_pct', 'sleeve_tolerance_lower', 'sleeve_tolerance_upper'])
+      .select(['id', 'registration_id', 'model_id', 'cash_cents', 'sleeve_type', 'sleeve_target_pct', 'sleeve_tolerance_lower', 'sleeve_tolerance_upper'])
       .where('firm_id', '=', firmId)
       .where('id', 'in', ids)
       .orderBy('id')
@@ -165,6 +166,15 @@ export class SnapshotRepository {
       .where('account_id', 'in', found)
       .where('status', '=', 'Open')
       .execute();
+    // Cash a registration rebalance moves between sleeves counts like its trades until cancelled.
+    const transfers = await trx
+      .selectFrom('sleeve_transfers as s')
+      .innerJoin('trade_instances as i', 'i.id', 's.trade_instance_id')
+      .select(['s.account_id', 's.amount_cents'])
+      .where('s.firm_id', '=', firmId)
+      .where('s.account_id', 'in', found)
+      .where('i.status', '=', 'Open')
+      .execute();
     const accountSubstitutions = await trx
       .selectFrom('product_substitutions')
       .select(['account_id', 'product_id', 'substitute_product_id'])
@@ -177,6 +187,7 @@ export class SnapshotRepository {
     const lotsOf = groupBy(lots, (l) => l.position_id);
     const pendingOf = groupBy(pending, (p) => p.account_id);
     const ordersOf = groupBy(orders, (o) => o.account_id);
+    const transfersOf = groupBy(transfers, (t) => t.account_id);
     const subsOf = groupBy(accountSubstitutions, (s) => s.account_id);
 
     return accounts.map((row) => {
@@ -201,13 +212,16 @@ export class SnapshotRepository {
             cash: (CASH_IN.has(p.type) ? 1 : -1) * centsToDollars(p.amount_cents),
           }),
         ),
-        openOrders: (ordersOf.get(row.id) ?? []).map(
-          (o): PendingItem => ({
-            productId: o.product_id,
-            shares: (o.side === 'Sell' ? -1 : 1) * microsToShares(o.shares_micros),
-            cash: (o.side === 'Sell' ? 1 : -1) * centsToDollars(o.amount_cents),
-          }),
-        ),
+        openOrders: [
+          ...(ordersOf.get(row.id) ?? []).map(
+            (o): PendingItem => ({
+              productId: o.product_id,
+              shares: (o.side === 'Sell' ? -1 : 1) * microsToShares(o.shares_micros),
+              cash: (o.side === 'Sell' ? 1 : -1) * centsToDollars(o.amount_cents),
+            }),
+          ),
+          ...(transfersOf.get(row.id) ?? []).map((t): PendingItem => ({ productId: null, shares: 0, cash: centsToDollars(t.amount_cents) })),
+        ],
         model: row.model_id === null ? null : (context.models.get(row.model_id) ?? null),
         restrictedPlan: planOf(row.id),
         doNotBuyGroupEquivalency: inputs.doNotBuyGroupEquivalency,
