@@ -1,7 +1,7 @@
 // Public API of the rebalancing engine: plain data in, trades and messages out.
 export { rebalanceAccount } from './account.js';
 export { rebalanceRegistration } from './sleeves.js';
-export { unknownAccountResult } from './result.js';
+export { errorResult, unknownAccountResult } from './result.js';
 export { resolveRequest, type RebalanceRequest, type ResolvedRequest } from './request.js';
 export { toCents, roundCents, shareDecimals } from './money.js';
 export { protectedCash, isSetAsideActive, activeTradeBlock } from './values.js';

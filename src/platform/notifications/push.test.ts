@@ -224,7 +224,13 @@ describeEachDatabase('push through the running app', (database) => {
     const platform = JSON.parse(endpoint.received[1]!.body);
     expect(platform).toMatchObject({ subject: `Rebalance batch ${batch.json()} Complete`, partnerAppName: 'Platform', integrationId: null, url: `https://wealth.example/api/Trading/TradeGenerationStatus/${batch.json()}/Message` });
 
-    const deliveries = await call(t, 'GET', `/api/v1/Notify/Config/Integrations/${integrationA.id}/Deliveries`, { session: sessionA, partner: a });
+    // The receiver answers before the dispatcher records the delivery: read once both are recorded.
+    const readDeliveries = () => call(t, 'GET', `/api/v1/Notify/Config/Integrations/${integrationA.id}/Deliveries`, { session: sessionA, partner: a });
+    let deliveries = await readDeliveries();
+    for (let i = 0; i < 500 && deliveries.json().some((d: { status: string }) => d.status === 'pending'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      deliveries = await readDeliveries();
+    }
     expect(deliveries.json()).toMatchObject([
       { notificationId: platform.id, status: 'delivered', attempts: 1, lastError: null },
       { notificationId: posted.json().id, status: 'delivered', attempts: 1, lastError: null },

@@ -259,6 +259,14 @@ describeEachDatabase('sleeved registration rebalanced at level Registration, end
     const batchId = (await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades?wait=true', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', level: 'Registration', keys } })).json();
     const status = (await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${batchId}`, headers: { authorization } })).json();
     expect(status).toMatchObject({ status: 'Complete', errorCount: 0, totalItems: keys.length });
+
+    // Named one by one at account level, the model-less custodial sleeve is a warning, not a failure of the batch.
+    const custodial = (await t.app.inject({ url: `/api/Trading/Sleeve/Registrations/${registrations[0]!.id}`, headers: { authorization } })).json().accountSleeves.find((s: Sleeve) => s.sleeveType === 'Custodial Account');
+    const accountBatch = (await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades?wait=true', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: [custodial.accountId] } })).json();
+    const accountStatus = (await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${accountBatch}`, headers: { authorization } })).json();
+    expect(accountStatus).toMatchObject({ status: 'Complete', errorCount: 0 });
+    const details = (await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${accountBatch}/Message`, headers: { authorization } })).json().details;
+    expect(details).toEqual([expect.objectContaining({ severity: 'Warning', message: expect.stringContaining(`account ${custodial.accountId} is the Custodial Account of registration ${registrations[0]!.id}`) })]);
   });
 
   it('answers 404 for the transfers of an unknown or foreign trade instance', async () => {

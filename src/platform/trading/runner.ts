@@ -5,6 +5,7 @@ import {
   type RegistrationSnapshot,
   rebalanceAccount,
   rebalanceRegistration,
+  errorResult,
   unknownAccountResult,
 } from '../../engine/index.js';
 import type { Clock } from '../../shared/clock.js';
@@ -37,6 +38,8 @@ export function planOf(request: StoredRequest): BatchPlan {
   const amounts = new Map(request.keys.map((key, i) => [key, request.amounts?.[i]]));
   return { request, optionsFor: (accountId) => ({ ...shared, amount: amounts.get(accountId) }) };
 }
+
+const isSystemSleeve = (row: AccountRow) => row.sleeve_type !== null && SYSTEM_SLEEVE_TYPES.includes(row.sleeve_type);
 
 function failure(accountId: number, request: StoredRequest, error: unknown): AccountResult {
   const result = unknownAccountResult(accountId, request.reason);
@@ -130,11 +133,18 @@ export class BatchRunner {
     }
   }
 
-  private byAccount(plan: BatchPlan, keys: number[], loaded: { snapshot: AccountSnapshot }[]): AccountResult[] {
-    const snapshots = new Map(loaded.map((l) => [l.snapshot.accountId, l.snapshot]));
+  private byAccount(plan: BatchPlan, keys: number[], loaded: { row: AccountRow; snapshot: AccountSnapshot }[]): AccountResult[] {
+    const entries = new Map(loaded.map((l) => [l.snapshot.accountId, l]));
     return keys.map((key) => {
-      const snapshot = snapshots.get(key);
-      if (!snapshot) return unknownAccountResult(key, plan.request.reason);
+      const entry = entries.get(key);
+      if (!entry) return unknownAccountResult(key, plan.request.reason);
+      const { row, snapshot } = entry;
+      // A system sleeve without a model holds what no sleeve manages yet: nothing to rebalance, and not an error of the batch.
+      if (row.model_id === null && isSystemSleeve(row)) {
+        return errorResult(key, plan.request.reason, [
+          { accountId: key, severity: 'Warning', code: 'SYSTEM_SLEEVE', message: `account ${key} is the ${row.sleeve_type} of registration ${row.registration_id}; it has no model and is not rebalanced` },
+        ]);
+      }
       try {
         return rebalanceAccount(snapshot, plan.optionsFor(key));
       } catch (error) {
@@ -159,7 +169,7 @@ export class BatchRunner {
       byRegistration.set(entry.row.registration_id, list);
     }
     for (const [registrationId, members] of byRegistration) {
-      const sleeves = members.filter((m) => m.row.sleeve_target_pct !== null && !(m.row.sleeve_type !== null && SYSTEM_SLEEVE_TYPES.includes(m.row.sleeve_type)));
+      const sleeves = members.filter((m) => m.row.sleeve_target_pct !== null && !isSystemSleeve(m.row));
       if (sleeves.length === 0) {
         results.push(...this.byAccount(plan, members.map((m) => m.row.id), members));
         continue;
