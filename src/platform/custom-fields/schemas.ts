@@ -38,9 +38,8 @@ export const DefinitionInput = Type.Object({
   securityCode: Type.Optional(SecurityCode),
 });
 
-export const DefinitionRecord = Type.Object({
-  id: IdSchema(),
-  entity: Type.String(),
+/** What a field's definition shows, in a definition read and in each field of a record alike. */
+const DefinitionShown = {
   name: Type.String(),
   category: Type.Union([Type.String(), Type.Null()]),
   type: Type.String(),
@@ -50,6 +49,12 @@ export const DefinitionRecord = Type.Object({
   input: Type.String(),
   securityCode: Type.Union([Type.String(), Type.Null()]),
   canEdit: Type.Boolean({ description: 'Whether the caller may change values of this field' }),
+};
+
+export const DefinitionRecord = Type.Object({
+  id: IdSchema(),
+  entity: Type.String(),
+  ...DefinitionShown,
   createdDate: Type.String({ format: 'date-time' }),
   createdBy: Type.String(),
   editedDate: Type.String({ format: 'date-time' }),
@@ -69,15 +74,7 @@ export const UserDefinedField = Type.Object({
   entityId: IdSchema(),
   entityName: Type.String(),
   userDefineDefinitionId: IdSchema(),
-  name: Type.String(),
-  category: Type.Union([Type.String(), Type.Null()]),
-  type: Type.String(),
-  code: Type.String(),
-  sequence: Type.Integer(),
-  options: Type.Array(Type.String()),
-  input: Type.String(),
-  securityCode: Type.Union([Type.String(), Type.Null()]),
-  canEdit: Type.Boolean(),
+  ...DefinitionShown,
 });
 
 /** What a write reads of each sent item; the other fields of 2.16 are read-only and ignored. */

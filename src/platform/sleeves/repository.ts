@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { AccountSleeveTable, AccountTable, Database, SleeveRegistrationTable } from '../../db/schema.js';
 import { locksRows } from '../../rebalancer/locking.js';
+import { pricedHoldings } from '../../db/holdings.js';
 
 export type AccountRow = Selectable<AccountTable>;
 export type SleeveRow = Selectable<AccountSleeveTable>;
@@ -38,16 +39,8 @@ export class SleeveRepository {
     return this.db.selectFrom('sleeve_registrations').selectAll().where('firm_id', '=', firmId).where('registration_id', '=', registrationId).executeTakeFirst();
   }
 
-  /** Each position's shares and its product's latest price (null when unpriced). */
   holdingsOf(firmId: number, accountIds: number[]) {
-    if (accountIds.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('positions as p')
-      .innerJoin('products as pr', 'pr.id', 'p.product_id')
-      .select(['p.account_id', 'p.shares_micros', 'pr.price_micros'])
-      .where('p.firm_id', '=', firmId)
-      .where('p.account_id', 'in', accountIds)
-      .execute();
+    return pricedHoldings(this.db, firmId, accountIds);
   }
 
   models(firmId: number, ids: number[]) {

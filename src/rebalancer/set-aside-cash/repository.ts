@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, SetAsideCashTable } from '../../db/schema.js';
 import { locksRows } from '../locking.js';
+import { pricedHoldings } from '../../db/holdings.js';
 
 export class SetAsideRepository {
   constructor(readonly db: Kysely<Database>) {}
@@ -78,13 +79,7 @@ export class CashNeedsRepository {
   }
 
   holdings(firmId: number, accountIds: number[]) {
-    return this.db
-      .selectFrom('positions as p')
-      .innerJoin('products as pr', 'pr.id', 'p.product_id')
-      .select(['p.account_id', 'p.shares_micros', 'pr.price_micros'])
-      .where('p.firm_id', '=', firmId)
-      .where('p.account_id', 'in', accountIds)
-      .execute();
+    return pricedHoldings(this.db, firmId, accountIds);
   }
 
   async cashTargets(firmId: number): Promise<Map<number, number>> {
