@@ -1,11 +1,23 @@
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { CompiledQuery, type Kysely, PostgresAdapter, sql } from 'kysely';
 
 /**
- * Many rows in one statement with a handful of bound values, whatever the row count: SQLite
- * reads a JSON array through json_each, PostgreSQL unnests one typed array per column. Kysely's
- * own multi-row insert binds every value and costs more to build than the rows cost to write.
+ * Many rows at driver speed on both dialects. PostgreSQL: one statement per call, one typed
+ * array per column through unnest, so the bound parameter count stays tiny whatever the row
+ * count. SQLite: multi-row `insert … values (?,…),(?,…)` statements of a few fixed sizes, so the
+ * connection's statement cache (src/db/database.ts) prepares each shape once and every later
+ * batch only binds values; binding is cheaper than building and parsing a JSON document for
+ * json_each, which this replaced. Kysely's own multi-row insert costs more to build than the rows
+ * cost to write.
  */
 export type ColumnType = 'int4' | 'int8' | 'text' | 'float8';
+
+/** Rows per SQLite statement: a full batch and power-of-two tails keep the statement shapes few. */
+const SQLITE_BATCH_ROWS = 512;
+/** SQLite's default SQLITE_MAX_VARIABLE_NUMBER since 3.32. */
+const SQLITE_MAX_VARIABLES = 32_766;
+
+/** Statement texts by table, columns and row count: a few per table, built once. */
+const statements = new Map<string, string>();
 
 export async function bulkInsert(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -16,15 +28,38 @@ export async function bulkInsert(
   rows: unknown[][],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const names = sql.join([...columns.map(([c]) => c), ...constants.map(([c]) => c)].map((n) => sql.ref(n)));
   if (conn.getExecutor().adapter instanceof PostgresAdapter) {
+    const names = sql.join([...columns.map(([c]) => c), ...constants.map(([c]) => c)].map((n) => sql.ref(n)));
     const arrays = columns.map(([, type], i) => sql`${rows.map((r) => r[i])}::${sql.raw(type)}[]`);
     const fixed = constants.map(([, type, v]) => sql`${v}::${sql.raw(type)}`);
     await sql`insert into ${sql.table(table)} (${names})
       select ${sql.join([sql`u.*`, ...fixed])} from unnest(${sql.join(arrays)}) as u`.execute(conn);
     return;
   }
-  const select = [...columns.map((_, i) => sql.raw(`value ->> ${i}`)), ...constants.map(([, , v]) => sql`${v}`)];
-  await sql`insert into ${sql.table(table)} (${names})
-    select ${sql.join(select)} from json_each(${JSON.stringify(rows)})`.execute(conn);
+  const width = columns.length + constants.length;
+  const fixed = constants.map(([, , v]) => v);
+  const head = `insert into "${table}" (${[...columns.map(([c]) => c), ...constants.map(([c]) => c)].map((c) => `"${c}"`).join(', ')}) values `;
+  const tuple = `(${Array.from({ length: width }, () => '?').join(',')})`;
+  const full = Math.min(SQLITE_BATCH_ROWS, 2 ** Math.floor(Math.log2(SQLITE_MAX_VARIABLES / width)));
+  let start = 0;
+  while (start < rows.length) {
+    const left = rows.length - start;
+    // The largest power of two that fits, capped at a full batch: at most log2(full) shapes per table.
+    const size = left >= full ? full : 2 ** Math.floor(Math.log2(left));
+    const parameters: unknown[] = new Array(size * width);
+    let p = 0;
+    for (let r = start; r < start + size; r++) {
+      const row = rows[r]!;
+      for (let c = 0; c < columns.length; c++) parameters[p++] = row[c] ?? null;
+      for (const v of fixed) parameters[p++] = v;
+    }
+    const key = `${head}${size}`;
+    let text = statements.get(key);
+    if (!text) {
+      text = head + Array.from({ length: size }, () => tuple).join(',');
+      statements.set(key, text);
+    }
+    await conn.executeQuery(CompiledQuery.raw(text, parameters));
+    start += size;
+  }
 }

@@ -1,0 +1,56 @@
+/**
+ * Correctness check for performance work, not a timing: seeds a demo firm (fixed seed and date),
+ * rebalances every account at account level and again at registration level through the HTTP
+ * API, and prints a SHA-256 of the sorted trade, transfer and message rows. Run it before and
+ * after a change to the read or write path: the same book must give the same hash.
+ *
+ *   npx tsx bench/_trades-hash.ts [--households 3000] [--profile demo]
+ */
+import { createHash } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { migrateToLatest, openDatabase } from '../src/db/database.js';
+import { seedDemoFirm } from '../src/seed/demo.js';
+
+const { values } = parseArgs({ options: { households: { type: 'string', default: '3000' }, profile: { type: 'string', default: 'demo' } } });
+const db = openDatabase({ dialect: 'sqlite', file: ':memory:' });
+await migrateToLatest(db);
+const seedOptions: Parameters<typeof seedDemoFirm>[1] & { profile?: string } = { households: Number(values.households), seed: 11, asOf: '2025-06-30', firmCode: 'HASH' };
+if (values.profile !== 'demo') seedOptions.profile = values.profile;
+const credentials = await seedDemoFirm(db, seedOptions);
+const ids = (await db.kysely.selectFrom('accounts').select('id').where('firm_id', '=', credentials.firm.id).orderBy('id').execute()).map((r) => r.id);
+const config = loadConfig({ LOG_LEVEL: 'silent' }, { database: { dialect: 'sqlite', file: ':memory:' } });
+const app = await buildApp({ config, db });
+await app.ready();
+const api = credentials.users.find((u) => u.kind === 'api')!;
+const login = await app.inject({
+  url: '/api/v1/security/token',
+  headers: { authorization: `Basic ${Buffer.from(`${api.userName}:${api.password}`).toString('base64')}`, client_id: String(credentials.partner.clientId), client_secret: credentials.partner.clientSecret },
+});
+const authorization = `Session ${login.json().access_token}`;
+const hash = createHash('sha256');
+for (const level of ['Account', 'Registration']) {
+  const response = await app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', level, keys: ids } });
+  const batchId = response.json() as number;
+  let status = { isDone: false } as { isDone: boolean; tradeInstanceId?: number };
+  while (!status.isDone) {
+    await new Promise((r) => setTimeout(r, 50));
+    status = (await app.inject({ url: `/api/Trading/TradeGenerationStatus/${batchId}`, headers: { authorization } })).json();
+  }
+  const trades = await db.kysely
+    .selectFrom('trades')
+    .select(['account_id', 'product_id', 'side', 'trade_type', 'shares_micros', 'amount_cents', 'price_micros', 'reason', 'status'])
+    .where('trade_instance_id', '=', status.tradeInstanceId!)
+    .execute();
+  const transfers = await db.kysely.selectFrom('sleeve_transfers').select(['registration_id', 'account_id', 'amount_cents']).where('trade_instance_id', '=', status.tradeInstanceId!).execute();
+  const messages = await db.kysely.selectFrom('batch_messages').select(['account_id', 'severity', 'code', 'message']).where('batch_id', '=', batchId).execute();
+  const lines = [...trades, ...transfers, ...messages].map((r) => JSON.stringify(Object.values(r))).sort();
+  for (const line of lines) hash.update(`${level}\t${line}\n`);
+  console.log(`${level}: ${trades.length} trades, ${transfers.length} transfers, ${messages.length} messages`);
+  // Cancel so the next level starts from the same book (open orders count in a rebalance).
+  await app.inject({ method: 'POST', url: `/api/Trading/TradeInstances/${status.tradeInstanceId}/Action/Cancel`, headers: { authorization } });
+}
+console.log(`${ids.length} accounts; sha256 ${hash.digest('hex')}`);
+await app.close();
+await db.close();
