@@ -12,13 +12,12 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest, openDatabase } from '../src/db/database.js';
 import { seedDemoFirm } from '../src/seed/demo.js';
+import { parseProfile } from '../src/seed/profiles.js';
 
 const { values } = parseArgs({ options: { households: { type: 'string', default: '3000' }, profile: { type: 'string', default: 'demo' } } });
 const db = openDatabase({ dialect: 'sqlite', file: ':memory:' });
 await migrateToLatest(db);
-const seedOptions: Parameters<typeof seedDemoFirm>[1] & { profile?: string } = { households: Number(values.households), seed: 11, asOf: '2025-06-30', firmCode: 'HASH' };
-if (values.profile !== 'demo') seedOptions.profile = values.profile;
-const credentials = await seedDemoFirm(db, seedOptions);
+const credentials = await seedDemoFirm(db, { households: Number(values.households), seed: 11, asOf: '2025-06-30', firmCode: 'HASH', profile: parseProfile(values.profile) });
 const ids = (await db.kysely.selectFrom('accounts').select('id').where('firm_id', '=', credentials.firm.id).orderBy('id').execute()).map((r) => r.id);
 const config = loadConfig({ LOG_LEVEL: 'silent' }, { database: { dialect: 'sqlite', file: ':memory:' } });
 const app = await buildApp({ config, db });
@@ -47,7 +46,9 @@ for (const level of ['Account', 'Registration']) {
   const messages = await db.kysely.selectFrom('batch_messages').select(['account_id', 'severity', 'code', 'message']).where('batch_id', '=', batchId).execute();
   const lines = [...trades, ...transfers, ...messages].map((r) => JSON.stringify(Object.values(r))).sort();
   for (const line of lines) hash.update(`${level}\t${line}\n`);
-  console.log(`${level}: ${trades.length} trades, ${transfers.length} transfers, ${messages.length} messages`);
+  const codes = new Map<string, number>();
+  for (const m of messages) codes.set(`${m.severity} ${m.code}`, (codes.get(`${m.severity} ${m.code}`) ?? 0) + 1);
+  console.log(`${level}: ${trades.length} trades, ${transfers.length} transfers, ${messages.length} messages (${[...codes].map(([c, n]) => `${c} ${n}`).join(', ')})`);
   // Cancel so the next level starts from the same book (open orders count in a rebalance).
   await app.inject({ method: 'POST', url: `/api/Trading/TradeInstances/${status.tradeInstanceId}/Action/Cancel`, headers: { authorization } });
 }

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { importBook } from './import/index.js';
 import { type DemoCredentials, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
+import { parseProfile } from './seed/profiles.js';
 import { findFirmIdByCode } from './platform/firms/repository.js';
 import { createTradingServices } from './platform/trading/index.js';
 import { startServer } from './server.js';
@@ -12,7 +13,7 @@ const USAGE = `wealth <command> [options]
 
   serve   [--app all|platform|rebalancer]   serve the applications (PORT, default 8080)
   migrate                                    bring the database schema up to date
-  seed    --demo [--households N] [--seed S] [--firm-code CODE]
+  seed    --demo [--households N] [--seed S] [--firm-code CODE] [--profile demo|advisory|direct-indexing]
                                              generate a demo firm with a realistic book
   import  --firm CODE FILE...                load a book from JSON or CSV files (all or nothing)
   worker                                     work rebalance chunks (PostgreSQL; run any number)
@@ -69,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
     case 'seed': {
       const { values } = parseArgs({
         args: rest,
-        options: { demo: { type: 'boolean' }, households: { type: 'string' }, seed: { type: 'string' }, 'firm-code': { type: 'string' } },
+        options: { demo: { type: 'boolean' }, households: { type: 'string' }, seed: { type: 'string' }, 'firm-code': { type: 'string' }, profile: { type: 'string' } },
       });
       if (!values.demo) throw new UsageError('seed needs --demo');
       const households = Number(values.households ?? 1000);
@@ -79,7 +80,7 @@ async function main(argv: string[]): Promise<number> {
       const config = loadConfig();
       const started = Date.now();
       const credentials = await withDatabase((db) =>
-        seedDemoFirm(db, { households, seed, firmCode: values['firm-code'] }),
+        seedDemoFirm(db, { households, seed, firmCode: values['firm-code'], profile: parseProfile(values.profile) }),
       );
       const seconds = (Date.now() - started) / 1000;
       console.log(`seeded ${households} households in ${seconds.toFixed(1)} s (${Math.round(households / seconds)} households/s)`);

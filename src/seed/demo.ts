@@ -5,7 +5,8 @@ import type { Db } from '../db/database.js';
 import { DEFAULT_ROLES } from '../platform/auth/privileges.js';
 import { digest, hashPassword, newClientSecret } from '../platform/auth/secrets.js';
 import { generateFirmBook, generateHouseholdChunks } from './generator.js';
-import { firmCodeTaken, inWriteTransaction, insertFirm, writeTables, type IdMap } from './repository.js';
+import type { ProfileName } from './profiles.js';
+import { analyze, firmCodeTaken, inWriteTransaction, insertFirm, writeTables, type IdMap } from './repository.js';
 import { type FirmRows, rowCount } from './rows.js';
 
 export interface DemoCredentials {
@@ -22,6 +23,8 @@ export interface SeedDemoOptions {
   /** YYYY-MM-DD; defaults to today (UTC). The book is a function of (seed, households, asOf). */
   asOf?: string;
   chunkSize?: number;
+  /** Book profile (src/seed/profiles.ts); demo when absent. */
+  profile?: ProfileName;
   /** Called after each committed chunk, for progress output and benchmarks. */
   onProgress?: (progress: { households: number; rows: number }) => void;
 }
@@ -57,7 +60,7 @@ export async function seedDemoFirm(db: Db, options: SeedDemoOptions): Promise<De
   const name = options.firmName ?? 'Summit Wealth Partners (Demo)';
   const stamp = `${asOf}T00:00:00.000Z`;
   const audit = { at: stamp, by: AUDIT_BY };
-  const generatorOptions = { households: options.households, seed: options.seed, asOf, chunkSize: options.chunkSize };
+  const generatorOptions = { households: options.households, seed: options.seed, asOf, chunkSize: options.chunkSize, profile: options.profile };
 
   const { tables: access, users } = await accessRows(code, stamp);
   const clientSecret = access.clientSecret;
@@ -78,6 +81,9 @@ export async function seedDemoFirm(db: Db, options: SeedDemoOptions): Promise<De
     rows += rowCount(chunk);
     options.onProgress?.({ households, rows });
   }
+
+  // Query plans of the rebalance read and the list pages must not depend on luck: fresh statistics.
+  await analyze(db);
 
   const partnerId = ids.partner_apps?.[0];
   if (partnerId === undefined) throw new Error('partner application was not written');

@@ -15,6 +15,7 @@ import { Random } from './random.js';
 import type { ChunkRows, FirmRows } from './rows.js';
 import { addDays, HouseholdBuilder } from './households.js';
 import { customFieldDefinitions, FieldValueDrawer } from './custom-fields.js';
+import { type ProfileName, profileExtras, profileFirmBook } from './profiles.js';
 
 export interface GeneratorOptions {
   households: number;
@@ -23,6 +24,8 @@ export interface GeneratorOptions {
   asOf: string;
   /** Households per chunk; one chunk is one transaction and the most ever held in memory. */
   chunkSize?: number;
+  /** Book profile (src/seed/profiles.ts); demo when absent. */
+  profile?: ProfileName;
 }
 
 export type BookTables = Omit<FirmRows, 'roles' | 'role_privileges' | 'users' | 'partner_apps' | 'team_users'>;
@@ -136,7 +139,7 @@ export function generateFirmBook(options: GeneratorOptions): BookTables {
   fieldValues.draw('Representative', 0, representatives.length, user_defined_values);
   fieldValues.draw('Product', 0, products.length, user_defined_values);
 
-  return {
+  const book: BookTables = {
     broker_dealers: BROKER_DEALERS.map((b) => ({ name: b.name, code: b.code, is_active: 1 })),
     representatives,
     products,
@@ -159,6 +162,7 @@ export function generateFirmBook(options: GeneratorOptions): BookTables {
     user_defined_definitions: customFieldDefinitions(),
     user_defined_values,
   };
+  return profileFirmBook(options.profile ?? 'demo', options.seed, options.asOf, book);
 }
 
 /**
@@ -174,7 +178,7 @@ export function* generateHouseholdChunks(options: GeneratorOptions, firm: BookTa
     firstNames: FIRST_NAMES,
     lastNames: LAST_NAMES,
     tradeGroups: TRADE_GROUPS.length,
-  });
+  }, profileExtras(options.profile ?? 'demo', options.seed, options.asOf, firm, MODELS.length));
   const fieldValues = new FieldValueDrawer(new Random(options.seed ^ 0xc0ffee), options.asOf);
   for (let start = 0; start < options.households; start += chunkSize) {
     const chunk = emptyChunk();
@@ -201,4 +205,6 @@ export const emptyChunk = (): ChunkRows => ({
   product_substitutions: [],
   user_defined_values: [],
   sleeve_registrations: [],
+  set_aside_cash: [],
+  trade_block_details: [],
 });

@@ -1,6 +1,9 @@
 import type { BookTables } from './generator.js';
 import type { Random } from './random.js';
 import type { ChunkRows } from './rows.js';
+import type { profileExtras } from './profiles.js';
+
+type Extras = NonNullable<ReturnType<typeof profileExtras>>;
 
 const DAY_MS = 86_400_000;
 
@@ -41,6 +44,8 @@ export class HouseholdBuilder {
     private readonly asOf: string,
     private readonly firm: BookTables,
     private readonly universe: Universe,
+    /** What a profile other than demo adds; absent, the book is the demo's. */
+    private readonly extras?: Extras,
   ) {
     this.models = firm.models.map((m, id) => ({
       cash: { target: m.cash_target_pct, lower: m.cash_lower_pct, upper: m.cash_upper_pct },
@@ -67,7 +72,7 @@ export class HouseholdBuilder {
       notes: rng.chance(0.1) ? 'Prefers quarterly reviews' : null,
     });
 
-    const value = 10 ** rng.between(4.4, 6.7);
+    const value = 10 ** rng.between(4.4, 6.7) * (this.extras?.valueScale ?? 1);
     const registrations = 1 + rng.weighted([45, 35, 20]);
     const shares = Array.from({ length: registrations }, () => rng.between(0.2, 1));
     const shareTotal = shares.reduce((a, b) => a + b, 0);
@@ -85,7 +90,7 @@ export class HouseholdBuilder {
       });
       const regValue = (value * (shares[r] as number)) / shareTotal;
       if (sleeved) this.sleeves(chunk, registration_id, name, regValue);
-      else this.account(chunk, registration_id, name, regValue, rng.chance(0.02) ? null : rng.int(0, this.models.length - 1), null);
+      else this.account(chunk, registration_id, name, regValue, rng.chance(0.02) ? null : this.modelAt(rng.int(0, this.modelCount - 1)), null);
     }
   }
 
@@ -97,7 +102,7 @@ export class HouseholdBuilder {
     // Whole percents with the rounding remainder on the last sleeve: targets total exactly 100.
     const targets = weights.map((w) => Math.floor((w * 100) / total));
     targets[count - 1] = 100 - targets.slice(0, -1).reduce((a, b) => a + b, 0);
-    const models = rng.sample(this.models.length, count);
+    const models = rng.sample(this.modelCount, count).map((k) => this.modelAt(k));
     const first = chunk.accounts.length;
     targets.forEach((target, k) => {
       const tolerance = rng.pick([2, 3, 5]);
@@ -183,6 +188,15 @@ export class HouseholdBuilder {
       const [from, to] = [this.productIdOf('VTI'), this.productIdOf('VOO')];
       chunk.product_substitutions.push({ account_id, product_id: from, substitute_product_id: to });
     }
+    this.extras?.account(chunk, account_id, registration_id, value);
+  }
+
+  private get modelCount(): number {
+    return this.extras?.models.length ?? this.models.length;
+  }
+
+  private modelAt(k: number): number {
+    return this.extras ? (this.extras.models[k] as number) : k;
   }
 
   private productIdOf(ticker: string): number {
@@ -228,6 +242,7 @@ export class HouseholdBuilder {
     const units = Math.floor((dollars / price) * (1_000_000 / unitMicros));
     if (units < 1) return false;
     const shares_micros = units * unitMicros;
+    if (this.extras?.lots) return this.profileLots(chunk, account_id, product, units, unitMicros, price);
     const marketCents = Math.round((shares_micros / 1_000_000) * price * 100);
     const cost_cents = Math.round(marketCents * rng.between(0.65, 1.25));
     const position_id = chunk.positions.length;
@@ -250,6 +265,26 @@ export class HouseholdBuilder {
       });
       unitsLeft -= lotUnits;
       costLeft -= lotCost;
+    }
+    return true;
+  }
+
+  /** A profile's lots: each bought on its own day at its own price, the position's cost their sum. */
+  private profileLots(chunk: ChunkRows, account_id: number, product: number, units: number, unitMicros: number, price: number): boolean {
+    const extras = this.extras as Extras;
+    const lots = extras.lots!(units);
+    const position_id = chunk.positions.length;
+    const position = { account_id, product_id: product, shares_micros: units * unitMicros, cost_cents: 0 };
+    chunk.positions.push(position);
+    // Five years of buys: about a quarter of the lots are younger than a year (short term).
+    const ages = Array.from({ length: lots }, () => this.rng.int(5, 1825)).sort((a, b) => b - a);
+    let unitsLeft = units;
+    for (let i = 0; i < lots; i++) {
+      const lotUnits = i === lots - 1 ? unitsLeft : this.rng.int(1, unitsLeft - (lots - 1 - i));
+      const cost_cents = Math.round(((lotUnits * unitMicros) / 1_000_000) * price * (extras.lotCostFactor?.() ?? 1) * 100);
+      position.cost_cents += cost_cents;
+      chunk.tax_lots.push({ position_id, shares_micros: lotUnits * unitMicros, cost_cents, acquired_date: this.lotDates[Math.min(ages[i] as number, MAX_LOT_AGE_DAYS)] as string });
+      unitsLeft -= lotUnits;
     }
     return true;
   }

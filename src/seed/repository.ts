@@ -122,8 +122,9 @@ const SPECS: Record<TableName, TableSpec> = {
       sleeve_target_pct: F,
       sleeve_tolerance_lower: F,
       sleeve_tolerance_upper: F,
+      restricted_plan_id: I,
     },
-    refs: { registration_id: 'registrations', model_id: 'models' },
+    refs: { registration_id: 'registrations', model_id: 'models', restricted_plan_id: 'restricted_plans' },
     audit: true,
   },
   sleeve_registrations: {
@@ -169,6 +170,38 @@ const SPECS: Record<TableName, TableSpec> = {
     audit: true,
     leaf: true,
   },
+  restricted_plans: { columns: { name: T, name_key: T, use_in_trade_file: I, external_plan_id: T }, audit: true },
+  restricted_plan_securities: {
+    columns: { plan_id: I, product_id: I, do_not_buy_group_equivalency: I, buy_priority_id: I, sell_priority_id: I },
+    refs: { plan_id: 'restricted_plans', product_id: 'products' },
+    audit: true,
+    leaf: true,
+  },
+  trade_block_reasons: { columns: { global_id: T, name: T, is_system_maintained: I, allow_detail_assignment: I }, audit: true },
+  trade_block_details: {
+    columns: { global_id: T, entity_enum: I, entity_id: I, reason_id: I, description: T, start_date: T, end_date: T, is_deleted: I, version: I },
+    refs: { reason_id: 'trade_block_reasons' },
+    refsBy: { entity_id: 'entity_table' },
+    audit: true,
+    leaf: true,
+  },
+  set_aside_cash: {
+    columns: {
+      account_id: I,
+      description: T,
+      cash_amount_type_id: I,
+      cash_amount_cents: B,
+      initial_amount_cents: B,
+      cash_amount_pct: F,
+      percent_calculation_type_id: I,
+      expiration_type_id: I,
+      expiration_date: T,
+      start_date: T,
+    },
+    refs: { account_id: 'accounts' },
+    audit: true,
+    leaf: true,
+  },
   trade_group_accounts: {
     columns: { trade_group_id: I, account_id: I },
     refs: { trade_group_id: 'trade_groups', account_id: 'accounts' },
@@ -179,9 +212,10 @@ const SPECS: Record<TableName, TableSpec> = {
 /** Parents before children: the order every write follows. */
 export const WRITE_ORDER: TableName[] = [
   'roles', 'role_privileges', 'users', 'partner_apps', 'broker_dealers', 'representatives', 'products',
-  'product_prices', 'models', 'model_allocations', 'model_equivalents', 'model_aggs', 'model_agg_models', 'teams',
+  'restricted_plans', 'restricted_plan_securities', 'trade_block_reasons', 'product_prices', 'models', 'model_allocations', 'model_equivalents', 'model_aggs', 'model_agg_models', 'teams',
   'team_users', 'model_teams', 'trade_groups', 'clients', 'registrations', 'accounts', 'positions', 'tax_lots',
   'pending_transactions', 'trade_group_accounts', 'product_substitutions', 'user_defined_definitions', 'user_defined_values', 'sleeve_registrations',
+  'set_aside_cash', 'trade_block_details',
 ];
 
 /** Table -> ids by row position: existing rows first (when a caller passes them), then written rows. */
@@ -207,6 +241,20 @@ export async function inWriteTransaction<R>(db: Db, work: (conn: Conn) => Promis
       throw error;
     }
   });
+}
+
+/**
+ * Refreshes the planner's statistics after a bulk load. SQLite samples (analysis_limit) so this
+ * stays well under a second for millions of rows; PostgreSQL's ANALYZE samples by itself.
+ * Without statistics both planners may pick a firm-wide index for `firm_id = ? and id in (…)`.
+ */
+export async function analyze(db: Db): Promise<void> {
+  if (db.dialect === 'sqlite') {
+    await sql`pragma analysis_limit = 1000`.execute(db.kysely);
+    await sql`analyze`.execute(db.kysely);
+    return;
+  }
+  await sql`analyze`.execute(db.kysely);
 }
 
 export async function firmCodeTaken(conn: Conn, code: string): Promise<boolean> {

@@ -73,6 +73,16 @@ export interface FirmRows {
     security_code: string | null;
   }[];
   user_defined_values: FieldValueRow[];
+  /** Profiles other than demo only (src/seed/profiles.ts). */
+  restricted_plans?: { name: string; name_key: string; use_in_trade_file: Flag; external_plan_id: string | null }[];
+  restricted_plan_securities?: {
+    plan_id: number;
+    product_id: number;
+    do_not_buy_group_equivalency: Flag;
+    buy_priority_id: number | null;
+    sell_priority_id: number | null;
+  }[];
+  trade_block_reasons?: { global_id: string; name: string; is_system_maintained: Flag; allow_detail_assignment: Flag }[];
 }
 
 /**
@@ -102,6 +112,8 @@ export interface ChunkRows {
     sleeve_target_pct: number | null;
     sleeve_tolerance_lower: number | null;
     sleeve_tolerance_upper: number | null;
+    /** Profiles other than demo only. */
+    restricted_plan_id?: number | null;
   }[];
   positions: { account_id: number; product_id: number; shares_micros: number; cost_cents: number }[];
   tax_lots: { position_id: number; shares_micros: number; cost_cents: number; acquired_date: string }[];
@@ -129,6 +141,31 @@ export interface ChunkRows {
     auto_rebal_month: number | null;
     auto_rebal_day: number | null;
     mandate: Flag;
+  }[];
+  set_aside_cash: {
+    account_id: number;
+    description: string;
+    cash_amount_type_id: number;
+    cash_amount_cents: number | null;
+    initial_amount_cents: number | null;
+    cash_amount_pct: number | null;
+    percent_calculation_type_id: number | null;
+    expiration_type_id: number;
+    expiration_date: string | null;
+    start_date: string;
+  }[];
+  /** `entity_id` indexes into `entity_table`: the chunk's accounts (entity 7) or registrations (6). */
+  trade_block_details: {
+    global_id: string;
+    entity_enum: 6 | 7;
+    entity_id: number;
+    entity_table: 'accounts' | 'registrations';
+    reason_id: number;
+    description: string;
+    start_date: string;
+    end_date: string | null;
+    is_deleted: Flag;
+    version: number;
   }[];
 }
 
