@@ -65,22 +65,40 @@ export interface LineTemplate {
 }
 
 const NO_KEY = {};
-const cache = new WeakMap<Model, WeakMap<object, LineTemplate>>();
+const cache = new WeakMap<Model, WeakMap<object, Map<string, LineTemplate>>>();
+
+/**
+ * Substitutions are keyed by content, not identity: every account of a firm carries the firm's
+ * substitutions (plus its own, rarely), so the key is the same string for nearly all of them and
+ * the template is built once per model, plan and substitution set instead of once per account.
+ */
+function substitutionKey(subs: readonly Substitution[] | null): string {
+  if (!subs) return '';
+  let key = '';
+  for (const s of subs) key += `${s.scope === 'Firm' ? 'F' : 'A'}${s.productId}>${s.substituteProductId},`;
+  return key;
+}
 
 export function lineTemplate(snap: AccountSnapshot, useSubstitution: boolean): LineTemplate {
   const model = snap.model as Model;
   const subs = useSubstitution && snap.substitutions && snap.substitutions.length > 0 ? snap.substitutions : null;
-  if (subs) return buildTemplate(model, snap.restrictedPlan ?? null, subs, snap.doNotBuyGroupEquivalency ?? null, snap.products);
+  // A plan makes doNotBuyGroupEquivalency irrelevant (buildTemplate reads it only without one).
   const key: object = snap.restrictedPlan ?? snap.doNotBuyGroupEquivalency ?? NO_KEY;
-  let inner = cache.get(model);
-  if (!inner) {
-    inner = new WeakMap();
-    cache.set(model, inner);
+  let byKey = cache.get(model);
+  if (!byKey) {
+    byKey = new WeakMap();
+    cache.set(model, byKey);
   }
-  let t = inner.get(key);
+  let bySubs = byKey.get(key);
+  if (!bySubs) {
+    bySubs = new Map();
+    byKey.set(key, bySubs);
+  }
+  const subsKey = substitutionKey(subs);
+  let t = bySubs.get(subsKey);
   if (!t) {
-    t = buildTemplate(model, snap.restrictedPlan ?? null, null, snap.doNotBuyGroupEquivalency ?? null, snap.products);
-    inner.set(key, t);
+    t = buildTemplate(model, snap.restrictedPlan ?? null, subs, snap.doNotBuyGroupEquivalency ?? null, snap.products);
+    bySubs.set(subsKey, t);
   }
   return t;
 }

@@ -8,6 +8,7 @@ import { customFields } from './0006_custom_fields.js';
 import { sleeves } from './0007_sleeves.js';
 import { riskProfiling } from './0008_risk_profiling.js';
 import { notifications } from './0009_notifications.js';
+import { firmIdIndexes } from './0010_firm_id_indexes.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007_sleeves': sleeves,
   '0008_risk_profiling': riskProfiling,
   '0009_notifications': notifications,
+  '0010_firm_id_indexes': firmIdIndexes,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -41,23 +41,31 @@ export async function tradeBlocksForEngine(
   }
 
   const views = await repository.detailsOnEntities(firmId, accounts.map((a) => a.id), [...registrations.keys()]);
+  // Blocks by their entity, then each account takes its own and its registration's: linear in
+  // accounts plus blocks (a firm-wide scan per account cost seconds with thousands of blocks).
+  const onAccount = new Map<number, TradeBlock[]>();
+  const onRegistration = new Map<number, TradeBlock[]>();
+  for (const v of views) {
+    if (options.dates && isOutsideRange(v.start_date, v.end_date, asOfDate)) continue;
+    const block: TradeBlock = {
+      id: v.id,
+      entityEnum: v.entity_enum as 6 | 7,
+      entityId: v.entity_id,
+      reason: v.reason_name,
+      description: v.description,
+      startDate: v.start_date,
+      endDate: v.end_date,
+      isDeleted: false,
+      isDisabled: false,
+    };
+    const byEntity = v.entity_enum === EntityEnum.Account ? onAccount : onRegistration;
+    const list = byEntity.get(v.entity_id);
+    if (list) list.push(block);
+    else byEntity.set(v.entity_id, [block]);
+  }
   for (const account of accounts) {
-    const blocks = views
-      .filter((v) => (v.entity_enum === EntityEnum.Account ? v.entity_id === account.id : v.entity_id === account.registration_id))
-      .filter((v) => !(options.dates && isOutsideRange(v.start_date, v.end_date, asOfDate)))
-      .map(
-        (v): TradeBlock => ({
-          id: v.id,
-          entityEnum: v.entity_enum as 6 | 7,
-          entityId: v.entity_id,
-          reason: v.reason_name,
-          description: v.description,
-          startDate: v.start_date,
-          endDate: v.end_date,
-          isDeleted: false,
-          isDisabled: false,
-        }),
-      );
+    // Views come in id order; merging the two lists by id keeps the order the engine saw before.
+    const blocks = [...(onAccount.get(account.id) ?? []), ...(onRegistration.get(account.registration_id) ?? [])].sort((a, b) => a.id - b.id);
     out.set(account.id, blocks);
   }
   return out;
