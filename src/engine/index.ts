@@ -2,7 +2,6 @@
 export { rebalanceAccount } from './account.js';
 export { rebalanceRegistration } from './sleeves.js';
 export { errorResult, unknownAccountResult } from './result.js';
-export { resolveRequest, type RebalanceRequest, type ResolvedRequest } from './request.js';
 export { toCents, roundCents, shareDecimals } from './money.js';
 export { protectedCash, isSetAsideActive, activeTradeBlock } from './values.js';
 export { tradesAsOpenOrders, applyTrades } from './replay.js';

@@ -55,8 +55,6 @@ export async function loadRebalancerInputs(
 ): Promise<RebalancerInputs> {
   const ids = [...new Set(accountIds)];
   const planOfAccount = new Map<number, number>();
-  const setAsideCash = new Map<number, SetAsideCash[]>(ids.map((id) => [id, []]));
-
   for (const chunk of chunked(ids)) {
     const accounts = await db
       .selectFrom('accounts')
@@ -66,7 +64,17 @@ export async function loadRebalancerInputs(
       .where('restricted_plan_id', 'is not', null)
       .execute();
     for (const a of accounts) planOfAccount.set(a.id, a.restricted_plan_id as number);
+  }
+  const setAsideCash = await loadSetAsideCash(db, firmId, ids, asOfDate);
+  const restrictedPlans = await loadPlans(db, firmId, [...new Set(planOfAccount.values())]);
+  for (const [accountId, planId] of planOfAccount) if (!restrictedPlans.has(planId)) planOfAccount.delete(accountId);
+  return { restrictedPlans, planOfAccount, setAsideCash, doNotBuyGroupEquivalency: await loadDoNotBuyGroupEquivalency(db, firmId) };
+}
 
+/** Every requested account id, with its set aside records active on `asOfDate` (possibly none). */
+export async function loadSetAsideCash(db: Kysely<Database>, firmId: number, accountIds: number[], asOfDate: string): Promise<Map<number, SetAsideCash[]>> {
+  const setAsideCash = new Map<number, SetAsideCash[]>(accountIds.map((id) => [id, []]));
+  for (const chunk of chunked(accountIds)) {
     const records = await db
       .selectFrom('set_aside_cash')
       .selectAll()
@@ -81,10 +89,11 @@ export async function loadRebalancerInputs(
       if (isSetAsideActive(record, asOfDate)) setAsideCash.get(row.account_id)?.push(record);
     }
   }
+  return setAsideCash;
+}
 
-  const restrictedPlans = await loadPlans(db, firmId, [...new Set(planOfAccount.values())]);
-  for (const [accountId, planId] of planOfAccount) if (!restrictedPlans.has(planId)) planOfAccount.delete(accountId);
-
+/** Products flagged doNotBuyGroupEquivalency in any plan of the firm; one array for every account. */
+export async function loadDoNotBuyGroupEquivalency(db: Kysely<Database>, firmId: number): Promise<number[]> {
   const flagged = await db
     .selectFrom('restricted_plan_securities')
     .select('product_id')
@@ -93,8 +102,13 @@ export async function loadRebalancerInputs(
     .where('do_not_buy_group_equivalency', '=', 1)
     .orderBy('product_id')
     .execute();
+  return flagged.map((r) => r.product_id);
+}
 
-  return { restrictedPlans, planOfAccount, setAsideCash, doNotBuyGroupEquivalency: flagged.map((r) => r.product_id) };
+/** Every restricted plan of the firm: reference data like models, read once per batch. */
+export async function loadFirmPlans(db: Kysely<Database>, firmId: number): Promise<Map<number, RestrictedPlan>> {
+  const ids = await db.selectFrom('restricted_plans').select('id').where('firm_id', '=', firmId).execute();
+  return loadPlans(db, firmId, ids.map((r) => r.id));
 }
 
 async function loadPlans(db: Kysely<Database>, firmId: number, planIds: number[]): Promise<Map<number, RestrictedPlan>> {

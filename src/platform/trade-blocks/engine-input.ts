@@ -1,6 +1,6 @@
 import type { TradeBlock } from '../../engine/types.js';
 import { SystemReason, isOutsideRange } from './model.js';
-import type { TradeBlockRepository } from './repository.js';
+import type { FirmOptions, TradeBlockRepository } from './repository.js';
 import { EntityEnum } from './schemas.js';
 
 /**
@@ -15,13 +15,28 @@ export async function tradeBlocksForEngine(
   accountIds: number[],
   asOfDate: string,
 ): Promise<Map<number, TradeBlock[]>> {
-  const out = new Map<number, TradeBlock[]>(accountIds.map((id) => [id, []]));
   const options = await repository.firmOptions(firmId);
   const accounts = await repository.accounts(firmId, accountIds);
-  const registrations = new Map((await repository.registrations(firmId, accounts.map((a) => a.registration_id))).map((r) => [r.id, r]));
-  if (!options) return out;
+  const out = options ? await tradeBlocksOf(repository, firmId, options, accounts, asOfDate) : new Map<number, TradeBlock[]>();
+  for (const id of accountIds) if (!out.has(id)) out.set(id, []);
+  return out;
+}
+
+/**
+ * The same for accounts the caller has already read (the rebalance loader reads each account
+ * once), with the firm's options read once per batch.
+ */
+export async function tradeBlocksOf(
+  repository: TradeBlockRepository,
+  firmId: number,
+  options: FirmOptions,
+  accounts: readonly { id: number; registration_id: number; is_trading_blocked: number }[],
+  asOfDate: string,
+): Promise<Map<number, TradeBlock[]>> {
+  const out = new Map<number, TradeBlock[]>(accounts.map((a) => [a.id, []]));
 
   if (!options.multiTradeBlock) {
+    const registrations = new Map((await repository.registrations(firmId, accounts.map((a) => a.registration_id))).map((r) => [r.id, r]));
     for (const account of accounts) {
       const registration = registrations.get(account.registration_id);
       const legacy = (entityEnum: 6 | 7, entityId: number, what: string): TradeBlock => ({
@@ -40,7 +55,7 @@ export async function tradeBlocksForEngine(
     return out;
   }
 
-  const views = await repository.detailsOnEntities(firmId, accounts.map((a) => a.id), [...registrations.keys()]);
+  const views = await repository.detailsOnEntities(firmId, accounts.map((a) => a.id), [...new Set(accounts.map((a) => a.registration_id))]);
   // Blocks by their entity, then each account takes its own and its registration's: linear in
   // accounts plus blocks (a firm-wide scan per account cost seconds with thousands of blocks).
   const onAccount = new Map<number, TradeBlock[]>();

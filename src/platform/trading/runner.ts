@@ -1,7 +1,6 @@
 import {
   type AccountResult,
   type AccountSnapshot,
-  type RebalanceOptions,
   type RegistrationSnapshot,
   rebalanceAccount,
   rebalanceRegistration,
@@ -12,32 +11,8 @@ import type { Clock } from '../../shared/clock.js';
 import { SYSTEM_SLEEVE_TYPES } from '../sleeves/schemas.js';
 import { CENTS_PER_DOLLAR, MICROS } from '../../shared/money.js';
 import type { NewMessage, NewTrade, NewTransfer, TradingRepository } from './repository.js';
-import type { StoredRequest } from './schemas.js';
+import { type BatchPlan, planOf, type StoredRequest } from './request.js';
 import type { AccountRow, FirmContext, SnapshotRepository } from './snapshots.js';
-
-/** A stored request made ready to run: its options, and `amounts[i]` matched to `keys[i]`. */
-export interface BatchPlan {
-  request: StoredRequest;
-  optionsFor(accountId: number): RebalanceOptions;
-}
-
-export function planOf(request: StoredRequest): BatchPlan {
-  const shared: RebalanceOptions = {
-    reason: request.reason,
-    exactTrades: request.exactTrades,
-    maxTrades: request.maxTrades,
-    minTradeAmount: request.minTradeAmount,
-    minTradePercent: request.minTradePercent,
-    roundingLogic: request.roundingLogic,
-    assetValues: request.assetValues,
-    includeCustodialCash: request.includeCustodialCash,
-    useProductSubstitution: request.useProductSubstitution,
-  };
-  if (request.reason !== 'Add' && request.reason !== 'Withdraw') return { request, optionsFor: () => shared };
-  // Add and Withdraw name accounts directly (entity Account), each with its own amount.
-  const amounts = new Map(request.keys.map((key, i) => [key, request.amounts?.[i]]));
-  return { request, optionsFor: (accountId) => ({ ...shared, amount: amounts.get(accountId) }) };
-}
 
 const isSystemSleeve = (row: AccountRow) => row.sleeve_type !== null && SYSTEM_SLEEVE_TYPES.includes(row.sleeve_type);
 
@@ -60,7 +35,6 @@ export class BatchRunner {
     private readonly repository: TradingRepository,
     private readonly snapshots: SnapshotRepository,
     private readonly clock: Clock,
-    private readonly onBatchFinished: (batchId: number) => Promise<void> = async () => undefined,
   ) {}
 
   private plan(batchId: number, requestJson: string): BatchPlan {
@@ -129,7 +103,6 @@ export class BatchRunner {
     if (outcome.wrote && outcome.finished) {
       this.contexts.delete(chunk.batch_id);
       this.plans.delete(chunk.batch_id);
-      await this.onBatchFinished(chunk.batch_id);
     }
   }
 

@@ -30,8 +30,6 @@ export const RebalanceRequest = Type.Object({
   nsccTransactionType: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
 });
 export type RebalanceRequest = Static<typeof RebalanceRequest>;
-/** The request as stored with its trade instance, with keys already expanded to accounts. */
-export type StoredRequest = Omit<RebalanceRequest, 'level'> & { level: 'Account' | 'Registration' };
 
 /** Section 2.11: a trade to submit. */
 export const QuickTrade = Type.Object({

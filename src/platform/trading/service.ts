@@ -1,10 +1,11 @@
 import type { Clock } from '../../shared/clock.js';
-import { DomainError, type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
+import { DomainError, notFound, validationFailed } from '../../shared/errors.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../../shared/money.js';
 import type { Principal } from '../auth/service.js';
 import type { JobQueue } from './queue.js';
 import type { TradingRepository } from './repository.js';
-import type { RebalanceRequest, StoredRequest } from './schemas.js';
+import { resolveRequest } from './request.js';
+import type { RebalanceRequest } from './schemas.js';
 
 const WAIT_POLL_MS = 20;
 const WAIT_LIMIT_MS = 10 * 60 * 1000;
@@ -63,16 +64,10 @@ export class TradingService {
 
   /** Validates, expands entity and keys into accounts, records the batch and queues its chunks. */
   async generate(principal: Principal, request: RebalanceRequest, wait: boolean): Promise<number> {
-    const level = request.level ?? 'Account';
-    const problems: FieldProblem[] = [];
-    const cashFlow = request.reason === 'Add' || request.reason === 'Withdraw';
-    if (cashFlow && request.entity !== 'Account') problems.push({ field: 'entity', message: `${request.reason} accepts only Account` });
-    if (cashFlow && (request.amounts ?? []).length !== request.keys.length) {
-      problems.push({ field: 'amounts', message: `must hold one amount per key: ${request.keys.length} keys, ${(request.amounts ?? []).length} amounts` });
-    }
-    if (cashFlow && level === 'Registration') problems.push({ field: 'level', message: `${request.reason} is per account; use level Account` });
-    if (new Set(request.keys).size !== request.keys.length) problems.push({ field: 'keys', message: 'must not repeat a key' });
-    if (problems.length > 0) throw validationFailed(problems);
+    const resolved = resolveRequest(request);
+    if ('problems' in resolved) throw validationFailed(resolved.problems);
+    const { stored } = resolved;
+    const { level } = stored;
 
     const { firmId } = principal;
     let accounts: number[];
@@ -100,7 +95,6 @@ export class TradingService {
     }
 
     const chunks = chunk(groups, this.chunkSize);
-    const stored: StoredRequest = { ...request, level };
     const { batchId, chunkIds } = await this.repository.createBatch({
       firmId,
       userId: principal.userId,
