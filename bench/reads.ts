@@ -1,0 +1,102 @@
+/**
+ * Reads that must not grow with the firm: `npx tsx bench/reads.ts [--accounts 100000] [--duration 5] [--connections 10]`.
+ * Seeds a demo firm (SQLite file) and serves it; autocannon (from a worker thread) measures, one
+ * target after another in the same run, req/s with p50/p99:
+ * - a bare Fastify hello-world, and an authenticated GET of a single trade block (goal >= 50 %);
+ * - a bare Fastify route sending the exact body of a page of 100 accounts, and that page
+ *   (goal >= 50 %, no timeouts);
+ * - every list route's first and a deep page (goal: p50 < 20 ms on a 100,000 account firm).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { migrateToLatest, openDatabase } from '../src/db/database.js';
+import { seedDemoFirm } from '../src/seed/demo.js';
+
+const { values } = parseArgs({
+  options: { accounts: { type: 'string', default: '100000' }, duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' } },
+});
+const ACCOUNTS = Number(values.accounts);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+
+interface Rate {
+  rps: number;
+  p50: number;
+  p99: number;
+  timeouts: number;
+}
+
+async function cannon(url: string, headers: Record<string, string> = {}): Promise<Rate> {
+  // Load from a worker thread: sharing the server's event loop would charge every request twice.
+  await autocannon({ url, connections, duration: 1, pipelining: 1, headers, workers: 1 }); // warm-up, not counted
+  const r = await autocannon({ url, connections, duration, pipelining: 1, headers, workers: 1, timeout: 10 });
+  if (r.non2xx > 0 || r.errors > r.timeouts) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, timeouts: r.timeouts };
+}
+
+const show = (r: Rate) => `${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.timeouts ? `, ${r.timeouts} timeouts` : ''}`;
+const listen = (app: FastifyInstance) => app.listen({ port: 0, host: '127.0.0.1' });
+
+const dir = mkdtempSync(join(process.env.DATA_DIR ?? tmpdir(), 'bench-reads-'));
+const db = openDatabase({ dialect: 'sqlite', file: join(dir, 'bench.sqlite') });
+try {
+  await migrateToLatest(db);
+  const started = Date.now();
+  const credentials = await seedDemoFirm(db, { households: Math.ceil(ACCOUNTS / 1.75), seed: 3, firmCode: 'READS' });
+  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }, { database: { dialect: 'sqlite', file: ':memory:' } }), db });
+  await app.ready();
+  const user = credentials.users.find((u) => u.kind === 'api')!;
+  const login = await app.inject({
+    url: '/api/v1/security/token',
+    headers: { authorization: `Basic ${Buffer.from(`${user.userName}:${user.password}`).toString('base64')}`, client_id: String(credentials.partner.clientId), client_secret: credentials.partner.clientSecret },
+  });
+  const headers = { authorization: `Session ${login.json().access_token}` };
+  const total = Number((await app.inject({ url: '/api/v1/Portfolio/Accounts?$top=1', headers })).headers['x-total-count']);
+  const account = (await app.inject({ url: '/api/v1/Portfolio/Accounts?$top=1', headers })).json()[0].id as number;
+  const reasons = (await app.inject({ url: '/api/v1/Trading/TradeBlocks/Reasons', headers })).json();
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/v1/Trading/TradeBlocks',
+    headers,
+    payload: [{ id: 0, entityEnum: 7, entityId: account, tradeBlockReasonId: reasons[0].id, description: 'bench', startDate: '2026-01-01' }],
+  });
+  const blockId = created.json().successfulTradeBlocks[0].id as number;
+  console.log(`firm of ${total} accounts seeded in ${((Date.now() - started) / 1000).toFixed(1)} s; autocannon connections=${connections} duration=${duration}s workers=1`);
+
+  const origin = await listen(app);
+  const pageUrl = `${origin}/api/v1/Portfolio/Accounts?$top=100`;
+  const body = await (await fetch(pageUrl, { headers })).text();
+  const bare = Fastify({ logger: false });
+  bare.get('/hello', async () => ({ hello: 'world' }));
+  bare.get('/page', async (_request, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(body));
+  const bareOrigin = await listen(bare);
+
+  const hello = await cannon(`${bareOrigin}/hello`);
+  const block = await cannon(`${origin}/api/v1/Trading/TradeBlocks/${blockId}`, headers);
+  const barePage = await cannon(`${bareOrigin}/page`);
+  const page = await cannon(pageUrl, headers);
+  const pct = (a: Rate, b: Rate) => `${((a.rps / b.rps) * 100).toFixed(0)} %`;
+  console.log(`bare Fastify hello-world:                 ${show(hello)}`);
+  console.log(`GET /v1/Trading/TradeBlocks/{id}:         ${show(block)} = ${pct(block, hello)} of hello-world (goal >= 50 %)`);
+  console.log(`bare Fastify route, same ${(body.length / 1024).toFixed(1)} KB body: ${show(barePage)}`);
+  console.log(`GET /v1/Portfolio/Accounts?$top=100:      ${show(page)} = ${pct(page, barePage)} of the bare route (goal >= 50 %, no timeouts)`);
+
+  const deep = Math.max(0, total - 200);
+  const lists = ['Clients', 'Registrations', 'Accounts', 'Products', 'Representatives'].flatMap((e) => [`/api/v1/Portfolio/${e}?$top=100`, `/api/v1/Portfolio/${e}?$top=100&$skip=${deep}`]);
+  lists.push('/api/v1/Trading/TradeInstances?$top=100');
+  for (const path of lists) {
+    const r = await cannon(`${origin}${path}`, headers);
+    console.log(`GET ${path}: ${show(r)}${r.p50 < 20 ? '' : ' (goal p50 < 20 ms: missed)'}`);
+  }
+  await bare.close();
+  await app.close();
+} finally {
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+}
