@@ -170,7 +170,8 @@ export function generateFirmBook(options: GeneratorOptions): BookTables {
  * runs household after household, so the book does not depend on the chunk size.
  */
 export function* generateHouseholdChunks(options: GeneratorOptions, firm: BookTables): Generator<ChunkRows> {
-  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  // A direct-indexing household holds ~60 times a demo household's rows: smaller chunks keep memory flat.
+  const chunkSize = options.chunkSize ?? (options.profile === 'direct-indexing' ? DEFAULT_CHUNK_SIZE / 20 : DEFAULT_CHUNK_SIZE);
   const builder = new HouseholdBuilder(new Random(options.seed), options.asOf, firm, {
     representatives: firm.representatives.length,
     custodians: CUSTODIANS,
