@@ -4,8 +4,12 @@ import { describeEachDatabase } from '../../test/support/databases.js';
 import { createTestFirm } from '../../test/support/firm.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { loadModels, loadRebalancerInputs } from './inputs.js';
+import { SnapshotRepository } from '../platform/trading/snapshots.js';
+import { loadRebalancerInputs } from './inputs.js';
 import { createAccount, createProduct } from './test-support.js';
+
+/** Models as a rebalance batch reads them (the production loader's firm context). */
+const modelsOf = async (db: ConstructorParameters<typeof SnapshotRepository>[0], firmId: number) => (await new SnapshotRepository(db).firmContext(firmId, '2026-01-01')).models;
 
 const audit = { created_at: '2026-01-01T00:00:00.000Z', created_by: 'test', edited_at: '2026-01-01T00:00:00.000Z', edited_by: 'test' };
 
@@ -122,7 +126,7 @@ describeEachDatabase('loadRebalancerInputs', (database) => {
       { firm_id: firmId, model_allocation_id: allocation.id, product_id: e2.id, rank: 2 },
       { firm_id: firmId, model_allocation_id: allocation.id, product_id: e1.id, rank: 1 },
     ]).execute();
-    const models = await loadModels(k, firmId, [model.id, model.id]);
+    const models = await modelsOf(k, firmId);
     expect(models.get(model.id)).toEqual({
       id: model.id,
       name: 'Growth',
@@ -133,6 +137,6 @@ describeEachDatabase('loadRebalancerInputs', (database) => {
         { productId: b.id, targetPercent: 35, lowerTolerance: 2, upperTolerance: 2, equivalents: [] },
       ],
     });
-    expect((await loadModels(k, otherFirmId, [model.id])).size).toBe(0);
+    expect((await modelsOf(k, otherFirmId)).has(model.id)).toBe(false);
   });
 });

@@ -3,8 +3,6 @@ import type { Database } from '../db/schema.js';
 import {
   isSetAsideActive,
   type BuyPriorityId,
-  type Model,
-  type ModelTarget,
   type RestrictedPlan,
   type SellPriorityId,
   type SetAsideCash,
@@ -138,52 +136,4 @@ async function loadPlans(db: Kysely<Database>, firmId: number, planIds: number[]
     }
   }
   return plans;
-}
-
-/**
- * Models as the engine reads them, from models, model_allocations and model_equivalents (the
- * tables the model routes write): targets in product order, equivalents by rank, the cash target
- * and its upper tolerance. Inactive or unknown ids are left out.
- */
-export async function loadModels(db: Kysely<Database>, firmId: number, modelIds: number[]): Promise<Map<number, Model>> {
-  const models = new Map<number, Model>();
-  for (const chunk of chunked([...new Set(modelIds)])) {
-    const rows = await db.selectFrom('models').selectAll().where('firm_id', '=', firmId).where('id', 'in', chunk).where('is_active', '=', 1).execute();
-    const allocations = await db
-      .selectFrom('model_allocations')
-      .selectAll()
-      .where('firm_id', '=', firmId)
-      .where('model_id', 'in', chunk)
-      .orderBy('product_id')
-      .execute();
-    const equivalents = groupBy(allocations.length === 0 ? [] : await equivalentsOf(db, firmId, allocations.map((a) => a.id)), (e) => e.model_allocation_id);
-    const byModel = groupBy(allocations, (a) => a.model_id);
-    for (const row of rows) {
-      const targets: ModelTarget[] = (byModel.get(row.id) ?? []).map((a) => ({
-          productId: a.product_id,
-          targetPercent: Number(a.target_pct),
-          lowerTolerance: Number(a.lower_pct),
-          upperTolerance: Number(a.upper_pct),
-        equivalents: (equivalents.get(a.id) ?? []).map((e) => e.product_id),
-      }));
-      models.set(row.id, { id: row.id, name: row.name, targets, cashTargetPercent: Number(row.cash_target_pct), cashUpperTolerance: Number(row.cash_upper_pct) });
-    }
-  }
-  return models;
-}
-
-async function equivalentsOf(db: Kysely<Database>, firmId: number, allocationIds: number[]) {
-  const out: { model_allocation_id: number; product_id: number }[] = [];
-  for (const chunk of chunked(allocationIds)) {
-    const rows = await db
-      .selectFrom('model_equivalents')
-      .select(['model_allocation_id', 'product_id'])
-      .where('firm_id', '=', firmId)
-      .where('model_allocation_id', 'in', chunk)
-      .orderBy('model_allocation_id')
-      .orderBy('rank')
-      .execute();
-    out.push(...rows);
-  }
-  return out;
 }

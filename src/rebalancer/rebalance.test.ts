@@ -1,13 +1,13 @@
 import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
-import { type AccountSnapshot, type Product, type RebalanceOptions, rebalanceAccount } from '../engine/index.js';
-import { loadModels, loadRebalancerInputs } from './inputs.js';
+import { type RebalanceOptions, rebalanceAccount } from '../engine/index.js';
+import { SnapshotRepository } from '../platform/trading/snapshots.js';
 import { addPosition, createAccount, createProduct, rebalancerSession } from './test-support.js';
 
 /**
- * The data written through the rebalancing application's routes, read back with
- * loadRebalancerInputs and loadModels into the engine, as every rebalance does.
+ * The data written through the rebalancing application's routes, read back by the rebalance
+ * loader (SnapshotRepository) into the engine, as every rebalance does.
  */
 describeEachDatabase('rebalances read plans, priorities, protected cash and models from the tables', (database) => {
   const t = useTestApp(database);
@@ -42,26 +42,11 @@ describeEachDatabase('rebalances read plans, priorities, protected cash and mode
   });
 
   async function rebalance(accountId: number, options: RebalanceOptions = { reason: 'NeedReview' }) {
-    const k = t.db.kysely;
-    const inputs = await loadRebalancerInputs(k, t.firm.firmId, [accountId], asOf);
-    const models = await loadModels(k, t.firm.firmId, [modelId]);
-    const account = await k.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
-    const positions = await k.selectFrom('positions').selectAll().where('account_id', '=', accountId).execute();
-    const productRows = await k.selectFrom('products').selectAll().where('firm_id', '=', t.firm.firmId).execute();
-    const products = new Map<number, Product>(productRows.map((p) => [p.id, { id: p.id, ticker: p.ticker, type: p.type as Product['type'], price: Number(p.price_micros) / 1e6, fractionalShares: false }]));
-    const planId = inputs.planOfAccount.get(accountId);
-    const snapshot: AccountSnapshot = {
-      accountId,
-      asOfDate: asOf,
-      products,
-      positions: positions.map((p) => ({ productId: p.product_id, shares: Number(p.shares_micros) / 1e6, costBasis: Number(p.cost_cents) / 100 })),
-      custodialCash: Number(account.cash_cents) / 100,
-      model: account.model_id === null ? null : (models.get(account.model_id) ?? null),
-      restrictedPlan: planId === undefined ? null : inputs.restrictedPlans.get(planId),
-      doNotBuyGroupEquivalency: inputs.doNotBuyGroupEquivalency,
-      setAsideCash: inputs.setAsideCash.get(accountId),
-    };
-    return rebalanceAccount(snapshot, { assetValues: 'Current', includeCustodialCash: true, ...options });
+    // The production loader, as a rebalance batch reads an account.
+    const snapshots = new SnapshotRepository(t.db.kysely);
+    const context = await snapshots.firmContext(t.firm.firmId, asOf);
+    const [loaded] = await snapshots.accounts(context, [accountId]);
+    return rebalanceAccount(loaded!.snapshot, { assetValues: 'Current', includeCustodialCash: true, ...options });
   }
 
   async function assignPlan(accountId: number, planId: number | null) {

@@ -1,8 +1,11 @@
 import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/support/app.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';
-import { loadModels } from '../inputs.js';
+import { SnapshotRepository } from '../../platform/trading/snapshots.js';
 import { createProduct, rebalancerSession } from '../test-support.js';
+
+/** Models as a rebalance batch reads them (the production loader's firm context). */
+const modelsOf = async (db: ConstructorParameters<typeof SnapshotRepository>[0], firmId: number) => (await new SnapshotRepository(db).firmContext(firmId, '2026-01-01')).models;
 
 describeEachDatabase('models and teams (section 4.10)', (database) => {
   const t = useTestApp(database);
@@ -50,7 +53,7 @@ describeEachDatabase('models and teams (section 4.10)', (database) => {
     expect((await call('GET', `/v1/modeling/models/${body.id}`)).json()).toEqual(body);
     expect((await call('GET', `/v1/modeling/models/${body.id}/teams?isEditModel=true`)).json()).toEqual([{ id: teamA, name: 'Team A' }, { id: teamB, name: 'Team B' }]);
     // The engine reads what was written.
-    const engine = (await loadModels(t.db.kysely, t.firm.firmId, [body.id])).get(body.id)!;
+    const engine = (await modelsOf(t.db.kysely, t.firm.firmId)).get(body.id)!;
     expect(engine.cashTargetPercent).toBe(2);
     expect(engine.targets.find((x) => x.productId === p[0])).toMatchObject({ targetPercent: 60, equivalents: [p[2], p[3]] });
   });
