@@ -82,7 +82,7 @@ export async function seedDemoFirm(db: Db, options: SeedDemoOptions): Promise<De
     options.onProgress?.({ households, rows });
   }
 
-  // Query plans of the rebalance read and the list pages must not depend on luck: fresh statistics.
+  // PostgreSQL plans the rebalance read well only with statistics (see analyze).
   await analyze(db);
 
   const partnerId = ids.partner_apps?.[0];

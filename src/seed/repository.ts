@@ -244,17 +244,14 @@ export async function inWriteTransaction<R>(db: Db, work: (conn: Conn) => Promis
 }
 
 /**
- * Refreshes the planner's statistics after a bulk load. SQLite samples (analysis_limit) so this
- * stays well under a second for millions of rows; PostgreSQL's ANALYZE samples by itself.
- * Without statistics both planners may pick a firm-wide index for `firm_id = ? and id in (…)`.
+ * Refreshes PostgreSQL's statistics after a bulk load: without them (autovacuum may be off or
+ * late) its planner can scan a whole firm's positions for one chunk of accounts. SQLite is left
+ * without statistics on purpose: its index heuristics pick the right index for every hot query,
+ * while sampled statistics (analysis_limit) sent the custom-field values of a page of 100 records
+ * through the definition index, 27 ms a page instead of 0.5 ms on a 50,000 account firm.
  */
 export async function analyze(db: Db): Promise<void> {
-  if (db.dialect === 'sqlite') {
-    await sql`pragma analysis_limit = 1000`.execute(db.kysely);
-    await sql`analyze`.execute(db.kysely);
-    return;
-  }
-  await sql`analyze`.execute(db.kysely);
+  if (db.dialect === 'postgres') await sql`analyze`.execute(db.kysely);
 }
 
 export async function firmCodeTaken(conn: Conn, code: string): Promise<boolean> {
