@@ -73,9 +73,9 @@ export function registerErrorHandling(app: FastifyInstance) {
       if (retryAfter !== undefined) reply.header('Retry-After', String(Math.ceil(retryAfter)));
       return send(reply, problem(status, error.code, error.message, error.problems));
     }
-    const fastifyError = error as FastifyError;
+    const fastifyError = error;
     if (fastifyError.validation) {
-      return send(reply, validationProblem(fastifyError.validationContext ?? 'body', fastifyError.validation as AjvIssue[]));
+      return send(reply, validationProblem(fastifyError.validationContext ?? 'body', fastifyError.validation));
     }
     const status = fastifyError.statusCode;
     if (status && status >= 400 && status < 500) {
