@@ -5,12 +5,13 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { migrationProvider } from './migrations/index.js';
+import { type Dialect, dialectOf } from './dialect.js';
 import type { Database } from './schema.js';
 
 // bigint columns hold cents, micros and ids, all far below 2^53: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect } from './dialect.js';
 
 export interface Db {
   kysely: Kysely<Database>;
@@ -59,7 +60,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // WAL makes NORMAL durable across application crashes; only an OS crash can lose the last commits.
     sqlite.pragma('synchronous = NORMAL');
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+    return { kysely, dialect: dialectOf(kysely), close: () => kysely.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -67,7 +68,7 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', schema: options.schema, close: () => kysely.destroy() };
+  return { kysely, dialect: dialectOf(kysely), schema: options.schema, close: () => kysely.destroy() };
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
