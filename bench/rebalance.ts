@@ -77,7 +77,7 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
     if (children.length > 0) await new Promise((r) => setTimeout(r, 3000)); // workers connect
     const started = performance.now();
     const response = await app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: ids } });
-    const batchId = response.json() as number;
+    const batchId = response.json<number>();
     let status = { isDone: false } as { isDone: boolean; status?: string; itemsCompleted?: number; errorCount?: number; tradeInstanceId?: number };
     while (!status.isDone) {
       await new Promise((r) => setTimeout(r, 50));

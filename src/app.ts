@@ -11,6 +11,7 @@ import { authorizationServerMetadata, issuerOf } from './platform/auth/oauth-rou
 import { platformApp } from './platform/index.js';
 import { maskWebhookGuids } from './platform/notifications/redact.js';
 import { rebalancerApp } from './rebalancer/index.js';
+import { backgroundWork } from './background.js';
 import { createServices } from './services.js';
 import { type Clock, systemClock } from './shared/clock.js';
 
@@ -62,9 +63,9 @@ export async function buildApp({ config, db, clock = systemClock, logStream }: A
   await app.register(formbody);
 
   const services = createServices(config, db, clock);
-  // Rebalance chunks run beside the requests; the queue resumes unfinished batches on start.
-  app.addHook('onReady', () => services.queue.start());
-  app.addHook('onClose', () => services.queue.stop());
+  const background = backgroundWork(services, app.log);
+  app.addHook('onReady', () => background.start());
+  app.addHook('onClose', () => background.stop());
   await app.register(healthRoutes, { db });
   if (config.apps !== 'rebalancer') {
     await app.register(platformApp, { prefix: config.platformPrefix, basePath: config.platformPrefix, services });

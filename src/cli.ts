@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { importBook } from './import/index.js';
@@ -8,6 +9,7 @@ import { findFirmIdByCode } from './platform/firms/repository.js';
 import { createTradingServices } from './platform/trading/index.js';
 import { startServer } from './server.js';
 import { systemClock } from './shared/clock.js';
+import { guardProcess } from './shared/logger.js';
 
 const USAGE = `wealth <command> [options]
 
@@ -103,16 +105,22 @@ async function main(argv: string[]): Promise<number> {
       if (config.database.dialect !== 'postgres') {
         throw new UsageError('wealth worker needs PostgreSQL (DATABASE_URL); on SQLite, rebalances run inside wealth serve');
       }
-      const db = openDatabase(config.database);
+      const log = pino({ level: config.logLevel });
+      guardProcess(log);
+      const db = openDatabase(config.database, { onConnectionError: (error) => log.error({ err: error }, 'database connection lost; the pool reconnects on the next query') });
       await migrateToLatest(db);
-      const { queue } = createTradingServices(config, db, systemClock, 'worker');
+      const { queue, watchdog } = createTradingServices(config, db, systemClock, 'worker');
+      queue.log = log;
+      watchdog.log = log;
       await queue.start();
+      watchdog.start();
       console.log(`worker ${process.pid} working rebalance chunks (concurrency ${config.workerConcurrency})`);
       for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         process.once(signal, () => {
           // Finish the chunk in hand; the others stay queued for the remaining workers.
-          queue
+          watchdog
             .stop()
+            .then(() => queue.stop())
             .then(() => db.close())
             .then(
               () => process.exit(0),

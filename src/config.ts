@@ -28,6 +28,10 @@ export interface AppConfig {
   workerConcurrency: number;
   rebalanceChunkSize: number;
   chunkTimeoutSeconds: number;
+  /** A running batch with no chunk done for this long is failed, so that its accounts can be rebalanced again. */
+  batchStallSeconds: number;
+  /** The longest `GenerateTrades?wait=true` holds a request before answering with the batch still running. */
+  rebalanceWaitSeconds: number;
   /** PostgreSQL schema of pg-boss's tables: every server and worker of one install must agree. */
   jobSchema: string;
   riskPartner: RiskPartnerConfig;
@@ -143,6 +147,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 1, 1, 64),
     rebalanceChunkSize: integer(env, 'REBALANCE_CHUNK_SIZE', 2500, 1, 100_000),
     chunkTimeoutSeconds: integer(env, 'CHUNK_TIMEOUT_SECONDS', 120, 2, 3600),
+    batchStallSeconds: integer(env, 'BATCH_STALL_SECONDS', 900, 5, 86400),
+    rebalanceWaitSeconds: integer(env, 'REBALANCE_WAIT_SECONDS', 120, 1, 3600),
     jobSchema: identifier(env, 'JOB_SCHEMA', 'pgboss'),
     riskPartner: riskPartner(env),
     publicUrl: origin(env, 'PUBLIC_URL', `http://localhost:${port}`),

@@ -6,6 +6,7 @@ import type { AppConfig } from './config.js';
 import { type Db, migrateToLatest, openDatabase } from './db/database.js';
 import { DEMO_CREDENTIALS_FILE, type DemoCredentials, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
 import { countFirms } from './platform/firms/repository.js';
+import { guardProcess } from './shared/logger.js';
 
 export const STARTUP_DEMO_HOUSEHOLDS = 40;
 
@@ -33,6 +34,7 @@ export async function startServer(config: AppConfig): Promise<StartedServer> {
     demo = { credentials, file: await writeDemoCredentials(config.dataDir, credentials) };
   }
   const app = await buildApp({ config, db });
+  guardProcess(app.log);
   const address = await app.listen({ port: config.port, host: config.host });
 
   let stopping: Promise<void> | undefined;

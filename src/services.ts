@@ -23,7 +23,7 @@ import type { Clock } from './shared/clock.js';
 /** Everything the routes need, wired once per app; tests swap the clock. */
 export function createServices(config: AppConfig, db: Db, clock: Clock) {
   const book = new BookRepository(db.kysely);
-  const outbox = new OutboxDispatcher(new OutboxRepository(db.kysely, db.dialect), clock);
+  const outbox = new OutboxDispatcher(new OutboxRepository(db.kysely), clock);
   const authRepository = new AuthRepository(db.kysely);
   const throttle = new SignInThrottle(authRepository, clock, config.signInMaxFailures, config.signInLockSeconds);
   const auth = new AuthService(authRepository, clock, config.accessTokenTtlSeconds, throttle);

@@ -25,7 +25,7 @@ function routesOf(catalog: RouteOptions[]): Catalogued[] {
       seen.add(key);
       const config = (route.config ?? {}) as Catalogued['config'];
       // Only routes behind a scope's token check; health, docs and documents live outside them.
-      if (config.audience && !config.public) out.push({ method, url: route.url!, config });
+      if (config.audience && !config.public) out.push({ method, url: route.url, config });
     }
   }
   return out;

@@ -58,7 +58,7 @@ describeEachDatabase('a worker killed mid-batch', (database) => {
     const first = worker();
     const started = await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: accountIds } });
     expect(started.statusCode).toBe(200);
-    const batchId = started.json() as number;
+    const batchId = started.json<number>();
     const status = async () => (await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${batchId}`, headers: { authorization } })).json();
 
     // Kill the first worker once it is well into the batch.

@@ -5,12 +5,13 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { migrationProvider } from './migrations/index.js';
+import { type Dialect, dialectOf } from './dialect.js';
 import type { Database } from './schema.js';
 
 // bigint columns hold cents, micros and ids, all far below 2^53: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect } from './dialect.js';
 
 export interface Db {
   kysely: Kysely<Database>;
@@ -23,7 +24,12 @@ export interface Db {
 export interface OpenOptions {
   /** PostgreSQL schema to use (tests isolate each suite in its own). */
   schema?: string;
+  /** Told of connection errors the pool sees outside any query (an idle connection terminated). */
+  onConnectionError?: (error: Error) => void;
 }
+
+/** A request waits at most this long for a connection, so a database outage answers 503 instead of hanging. */
+const CONNECT_TIMEOUT_MS = 5000;
 
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -59,15 +65,24 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // WAL makes NORMAL durable across application crashes; only an OS crash can lose the last commits.
     sqlite.pragma('synchronous = NORMAL');
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+    return { kysely, dialect: dialectOf(kysely), close: () => kysely.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
     max: config.poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
+  // Without a listener, an idle connection terminated by the server (failover, restart, a DBA's
+  // pg_terminate_backend) is an unhandled 'error' event and ends the process. The pool drops the
+  // broken connection itself and opens a fresh one on the next query.
+  const report = options.onConnectionError ?? reportConnectionError;
+  pool.on('error', report);
+  // A connection checked out of the pool (a transaction between two statements) reports its loss
+  // on the client itself; the query in hand then fails, and the pool discards the client.
+  pool.on('connect', (client) => client.on('error', report));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', schema: options.schema, close: () => kysely.destroy() };
+  return { kysely, dialect: dialectOf(kysely), schema: options.schema, close: () => kysely.destroy() };
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
@@ -77,17 +92,29 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    const reason = error instanceof Error ? error.message : String(error ?? 'unknown error');
+    const reason = error instanceof Error ? error.message : error === undefined ? 'unknown error' : JSON.stringify(error);
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${reason}`.replace('  ', ' '));
   }
   return (results ?? []).map((r) => r.migrationName);
 }
 
-export async function isReachable(db: Db): Promise<boolean> {
+function reportConnectionError(error: Error) {
+  console.error(JSON.stringify({ level: 50, time: Date.now(), msg: 'database connection lost; the pool reconnects on the next query', err: error.message }));
+}
+
+/** Whether the database answers within `timeoutMs` (health checks must not hang on an outage). */
+export async function isReachable(db: Db, timeoutMs = 2000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const probe = sql`select 1`.execute(db.kysely).then(
+    () => true,
+    () => false,
+  );
   try {
-    await sql`select 1`.execute(db.kysely);
-    return true;
-  } catch {
-    return false;
+    return await Promise.race([probe, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

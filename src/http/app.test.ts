@@ -9,7 +9,7 @@ describeEachDatabase('the service', (database) => {
     for (const url of ['/healthz', '/api/healthz', '/rebalancer/healthz']) {
       const response = await t.app.inject({ url });
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toEqual({ status: 'ok' });
+      expect(response.json()).toEqual({ status: 'ok', database: 'up' });
     }
     const ready = await t.app.inject({ url: '/api/readyz' });
     expect(ready.statusCode).toBe(200);

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { databaseUnavailable } from '../db/errors.js';
 import { DomainError, type ErrorCode } from '../shared/errors.js';
 import { problem, type Problem } from './problem.js';
 
@@ -73,14 +74,20 @@ export function registerErrorHandling(app: FastifyInstance) {
       if (retryAfter !== undefined) reply.header('Retry-After', String(Math.ceil(retryAfter)));
       return send(reply, problem(status, error.code, error.message, error.problems));
     }
-    const fastifyError = error as FastifyError;
+    const fastifyError = error;
     if (fastifyError.validation) {
-      return send(reply, validationProblem(fastifyError.validationContext ?? 'body', fastifyError.validation as AjvIssue[]));
+      return send(reply, validationProblem(fastifyError.validationContext ?? 'body', fastifyError.validation));
     }
     const status = fastifyError.statusCode;
     if (status && status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, wrong media type, body too large) carry safe messages.
       return send(reply, problem(status, fastifyError.code ?? 'bad_request', fastifyError.message));
+    }
+    if (databaseUnavailable(error)) {
+      // An outage, not a bug: the request may be retried as it is once the database is back.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('Retry-After', '5');
+      return send(reply, problem(503, 'database_unavailable', 'The database cannot be reached right now; retry shortly.'));
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, problem(500, 'internal_error', 'An unexpected error occurred; it has been logged.'));

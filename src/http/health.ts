@@ -8,8 +8,18 @@ const Status = Type.Object({ status: Type.String(), database: Type.Optional(Type
 export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, { db }) => {
   app.get(
     '/healthz',
-    { config: { public: true }, schema: { tags: ['Health'], summary: 'Liveness: the process answers', response: { 200: Status } } },
-    async () => ({ status: 'ok' }),
+    {
+      config: { public: true },
+      schema: {
+        tags: ['Health'],
+        summary: 'Health: the process answers and its database is reachable (503 while it is not)',
+        response: responses({ 200: Status, 503: Status }),
+      },
+    },
+    async (_request, reply) => {
+      if (await isReachable(db)) return { status: 'ok', database: 'up' };
+      return reply.status(503).send({ status: 'unavailable', database: 'down' });
+    },
   );
   app.get(
     '/readyz',

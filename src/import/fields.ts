@@ -68,7 +68,7 @@ export class RowReader {
     if (value === undefined) return fallback;
     if (value === true || value === 1 || (typeof value === 'string' && TRUE.test(value.trim()))) return 1;
     if (value === false || value === 0 || (typeof value === 'string' && FALSE.test(value.trim()))) return 0;
-    this.fail(field, `must be true or false; got "${String(value)}"`);
+    this.fail(field, `must be true or false; got ${JSON.stringify(value)}`);
     return fallback;
   }
 
@@ -81,7 +81,7 @@ export class RowReader {
     }
     const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
     if (!DECIMAL.test(text)) {
-      this.fail(field, `must be a decimal number; got "${String(value)}"`);
+      this.fail(field, `must be a decimal number; got ${JSON.stringify(value)}`);
       return null;
     }
     const places = text.split('.')[1]?.length ?? 0;

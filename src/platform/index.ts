@@ -14,7 +14,7 @@ import { tradeBlockRoutes } from './trade-blocks/routes.js';
 import { transactionRoutes } from './transactions/routes.js';
 import { riskPartnerRoutes, riskQuestionnaireRoutes } from './integrations/risk-partner/routes.js';
 import { tradingRoutes } from './trading/routes.js';
-import { notificationJobs, notificationRoutes } from './notifications/routes.js';
+import { notificationRoutes } from './notifications/routes.js';
 import { sleeveRoutes } from './sleeves/routes.js';
 
 /**
@@ -45,7 +45,6 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
       await secured.register(sleeveRoutes, { prefix, sleeves: services.sleeves });
     }
     await secured.register(riskQuestionnaireRoutes, { questionnaire: services.riskQuestionnaire, basePath });
-    await secured.register(notificationJobs, { pushOutbox: services.pushOutbox, sweeper: services.setAsideSweeper });
     // Section 4.2 writes the trade block paths (and rule 7's account paths) with /v1 only.
     await secured.register(tradeBlockRoutes, { prefix: '/v1', tradeBlocks: services.tradeBlocks, reasons: services.tradeBlockReasons });
     await secured.register(legacyAccountRoutes, { prefix: '/v1', legacy: services.tradeBlockLegacy });

@@ -20,6 +20,6 @@ export const rebalancerApp: FastifyPluginAsync<{ services: Services }> = async (
     await secured.register(rebalancerAuthRoutes, { auth: services.auth });
     await secured.register(priorityRoutes);
     await secured.register(rebalancerDataRoutes, { db: services.db.kysely, clock: services.clock });
-    await secured.register(tradeBlockDetailsV2Routes, { details: services.rebalancerTradeBlocks, outbox: services.outbox });
+    await secured.register(tradeBlockDetailsV2Routes, { details: services.rebalancerTradeBlocks });
   });
 };

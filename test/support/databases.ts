@@ -8,7 +8,7 @@ export interface TestDatabase {
   name: 'sqlite' | 'postgres';
   config: DatabaseConfig;
   /** Opens a fresh, migrated, empty database; `drop` removes it. */
-  open(): Promise<{ db: Db; drop(): Promise<void> }>;
+  open(): Promise<{ db: Db; drop: () => Promise<void> }>;
 }
 
 function sqlite(): TestDatabase {

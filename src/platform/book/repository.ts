@@ -12,7 +12,7 @@ export class BookRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   private get loose(): Loose {
-    return this.db as unknown as Loose;
+    return this.db;
   }
 
   transaction<T>(work: (repository: BookRepository) => Promise<T>): Promise<T> {

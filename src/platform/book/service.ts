@@ -21,7 +21,7 @@ export interface WriteItem<Input> {
 
 interface Checked<Input> extends WriteItem<Input> {
   id: number | undefined;
-  at(field: string): string;
+  at: (field: string) => string;
 }
 
 const plain = (field: string) => field;
@@ -44,7 +44,7 @@ export class VerboseService<Input extends object, Out> {
     private readonly fields?: UserDefinedFieldsPort,
   ) {}
 
-  async page(actor: Actor, top: number, skip: number, expand: Expand = NO_EXPAND) {
+  async page(actor: Actor, top: number, skip: number, expand: Expand = NO_EXPAND): Promise<{ items: Out[]; total: number }> {
     const { rows, total } = await this.repository.page(this.entity.table, actor.firmId, top, skip);
     return { items: await this.records(this.repository, actor, rows, expand), total };
   }
@@ -87,7 +87,7 @@ export class VerboseService<Input extends object, Out> {
     return this.write(actor, items.map((item, index) => ({ ...item, at: indexed(index) })), expand, true);
   }
 
-  private async write(actor: Actor, raw: (WriteItem<Input> & { id: number; at(field: string): string })[], expand: Expand, bulk: boolean) {
+  private async write(actor: Actor, raw: (WriteItem<Input> & { id: number; at: (field: string) => string })[], expand: Expand, bulk: boolean) {
     const items = raw.map((item) => ({ ...item, input: this.normalize(item.input) }));
     return this.repository.transaction(async (tx) => {
       const ids = items.map((item) => item.id);

@@ -69,7 +69,7 @@ describeEachDatabase('custom fields (sections 2.16, 4.9)', (database) => {
       [{ entity: 'Household', name: 'N', type: 'Text', code: 'NOTE' }, 'code', 'NOTE is already used by another Household custom field'],
       [{ entity: 'Household', name: 'N', type: 'Money', code: 'M1' }, 'type', 'must be one of Text, Number, Date, List, Boolean'],
       [{ entity: 'Household', name: 'N', type: 'Text', code: '1 bad' }, 'code', 'must match pattern "^[A-Za-z][A-Za-z0-9_]*$"'],
-      [{ entity: 'Household', name: 'N', type: 'Text', code: 'S1', securityCode: 'root' }, 'securityCode', expect.stringContaining('must be one of portfolio.read') as unknown as string],
+      [{ entity: 'Household', name: 'N', type: 'Text', code: 'S1', securityCode: 'root' }, 'securityCode', expect.stringContaining('must be one of portfolio.read')],
       [{ name: 'N', type: 'Text', code: 'E1' }, 'entity', 'is required'],
     ];
     for (const [body, field, message] of cases) {
@@ -159,7 +159,7 @@ describeEachDatabase('custom fields (sections 2.16, 4.9)', (database) => {
     for (const [code, value, message] of cases) {
       const index = read.userDefinedFields.findIndex((f: Field) => f.code === code);
       const response = await call('PUT', `/api/v1/Portfolio/Clients/Verbose/${client.id}?expand=userDefinedFields`, { ...read, userDefinedFields: withValue(read.userDefinedFields, code, value as string) });
-      expect(response.statusCode, `${code} ${value}`).toBe(400);
+      expect(response.statusCode, `${code} ${String(value)}`).toBe(400);
       expect(response.json().errors).toEqual([{ field: `userDefinedFields[${index}].value`, message: `${code}: ${message}` }]);
     }
     const numberAsJson = await call('PUT', `/api/v1/Portfolio/Clients/Verbose/${client.id}`, { ...read, userDefinedFields: [{ userDefineDefinitionId: defs.INCOME, value: 5 }] });

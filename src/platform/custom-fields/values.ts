@@ -20,7 +20,7 @@ function byRecord(rows: ValueRow[]): Map<number, Map<number, ValueRow>> {
   const out = new Map<number, Map<number, ValueRow>>();
   for (const row of rows) {
     let values = out.get(row.entity_id);
-    if (!values) out.set(row.entity_id, (values = new Map()));
+    if (!values) out.set(row.entity_id, (values = new Map<number, ValueRow>()));
     values.set(row.definition_id, row);
   }
   return out;

@@ -68,7 +68,7 @@ describeEachDatabase('the notification of a finished rebalance, exactly once', (
 
   it('rolls back with the batch\'s completion when the transaction fails, and is written once by the retry', async () => {
     const { batchId, chunkIds, complete } = await batch(1);
-    const pushesBefore = await new OutboxRepository(db.kysely, db.dialect).pending(PUSH_TOPIC);
+    const pushesBefore = await new OutboxRepository(db.kysely).pending(PUSH_TOPIC);
     const dying = new TradingRepository(db.kysely, async (trx, id, at) => {
       await recordBatchEnded(trx, id, at);
       throw new Error('the process died before the commit');
@@ -77,7 +77,7 @@ describeEachDatabase('the notification of a finished rebalance, exactly once', (
     expect(await status(batchId)).toBe('Running');
     expect(await notesOf(batchId)).toEqual([]);
     expect(await db.kysely.selectFrom('notification_sources').select('key').where('key', '=', `batch:${batchId}`).execute()).toEqual([]);
-    expect(await new OutboxRepository(db.kysely, db.dialect).pending(PUSH_TOPIC)).toBe(pushesBefore);
+    expect(await new OutboxRepository(db.kysely).pending(PUSH_TOPIC)).toBe(pushesBefore);
 
     expect(await complete(chunkIds[0]!)).toEqual({ wrote: true, finished: true });
     expect(await status(batchId)).toBe('Complete');

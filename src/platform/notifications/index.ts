@@ -18,7 +18,7 @@ export { verifySignature } from './signature.js';
  */
 export function createNotificationServices(db: Db, clock: Clock, partners: PartnerVerifier, links: Links, push: PushOptions = PUSH_DEFAULTS) {
   const repository = new NotificationRepository(db.kysely);
-  const pushOutbox = new OutboxDispatcher(new OutboxRepository(db.kysely, db.dialect), clock, { batchSize: 20 });
+  const pushOutbox = new OutboxDispatcher(new OutboxRepository(db.kysely), clock, { batchSize: 20 });
   const sender = new PushSender(repository, clock, links, push);
   pushOutbox.register(PUSH_TOPIC, (message) => sender.handle(message));
   const wake = () => pushOutbox.kick();

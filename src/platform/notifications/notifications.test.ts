@@ -35,7 +35,7 @@ describeEachDatabase('notifications (section 4.12)', (database) => {
   const read = async (guid: string, partner: Partner, query = '') => {
     const response = await call(t, 'GET', `${webhook(guid)}${query}`, { partner });
     expect(response.statusCode, response.body).toBe(200);
-    return response.json() as { id: number; subject: string; body: string; url: string | null; partnerAppName: string; integrationId: number | null; categoryName: string | null }[];
+    return response.json<{ id: number; subject: string; body: string; url: string | null; partnerAppName: string; integrationId: number | null; categoryName: string | null }[]>();
   };
 
   beforeAll(async () => {
@@ -224,7 +224,7 @@ describeEachDatabase('notifications (section 4.12)', (database) => {
       const generate = async (keys: number[]) => {
         const response = await call(t, 'POST', '/api/v1/Trading/GenerateTrades?wait=true', { session: advisorA, payload: { routine: 'Rebalance', entity: 'Account', reason: 'NeedReview', keys } });
         expect(response.statusCode, response.body).toBe(200);
-        return response.json() as number;
+        return response.json<number>();
       };
       const complete = await generate([account]);
       const failed = await generate([account, 999_999]);

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
-import type { OutboxDispatcher } from '../outbox/dispatcher.js';
 import { principalOf } from '../auth/hook.js';
 import {
   DeliveryRecord,
@@ -18,7 +17,6 @@ import {
   WebhookParams,
 } from './schemas.js';
 import type { NotificationService, PartnerCredentials, Webhook } from './service.js';
-import type { SetAsideExpirySweeper } from './sweeper.js';
 
 const tags = ['Notifications'];
 const header = (request: FastifyRequest, name: string) => {
@@ -154,16 +152,4 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ notifications: Noti
       return items;
     },
   );
-};
-
-/** The background work of notifications: push deliveries and the set aside expiry sweep. */
-export const notificationJobs: FastifyPluginAsync<{ pushOutbox: OutboxDispatcher; sweeper: SetAsideExpirySweeper }> = async (app, { pushOutbox, sweeper }) => {
-  app.addHook('onReady', async () => {
-    pushOutbox.start();
-    sweeper.start();
-  });
-  app.addHook('onClose', async () => {
-    await sweeper.stop();
-    await pushOutbox.stop();
-  });
 };

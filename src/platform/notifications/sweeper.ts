@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/clock.js';
+import { type Logger, stderrLogger } from '../../shared/logger.js';
 import type { SetAsideExpiryRepository } from './platform-events.js';
 
 export interface SweepOptions {
@@ -19,6 +20,8 @@ const DAY_MS = 86_400_000;
 export class SetAsideExpirySweeper {
   private timer: NodeJS.Timeout | undefined;
   private current: Promise<number> | undefined;
+  /** Set by the app when it starts background work (src/background.ts). */
+  log: Logger = stderrLogger;
 
   constructor(
     private readonly repository: SetAsideExpiryRepository,
@@ -48,7 +51,7 @@ export class SetAsideExpirySweeper {
     this.current ??= this.runOnce()
       .catch((error: unknown) => {
         // The next interval tries again; nothing is marked until it is notified.
-        console.error('set aside expiry sweep failed', error);
+        this.log.error({ err: error }, 'set aside expiry sweep failed; the next interval retries');
         return 0;
       })
       .finally(() => {

@@ -55,5 +55,5 @@ export function call(t: TestContext, method: InjectOptions['method'], url: strin
 export async function integrate(t: TestContext, session: string, partner: Partner) {
   const response = await call(t, 'POST', '/api/v1/Notify/Config/Integrations', { session, partner, payload: { partnerAppId: partner.clientId } });
   if (response.statusCode !== 201 && response.statusCode !== 200) throw new Error(`integration: ${response.statusCode} ${response.body}`);
-  return response.json() as { id: number; webhookGuid: string; userId: number };
+  return response.json<{ id: number; webhookGuid: string; userId: number }>();
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/clock.js';
+import { type Logger, stderrLogger } from '../../shared/logger.js';
 import type { ClaimedMessage, OutboxRepository } from './repository.js';
 
 /** Must be idempotent: a message is delivered at least once. */
@@ -28,6 +29,8 @@ export class OutboxDispatcher {
   private current: Promise<void> | undefined;
   private again = false;
   private started = false;
+  /** Set by the app when it starts background work (src/background.ts). */
+  log: Logger = stderrLogger;
 
   constructor(
     private readonly repository: OutboxRepository,
@@ -115,6 +118,6 @@ export class OutboxDispatcher {
 
   private report(error: unknown) {
     // A failed claim (database away) is retried by the next poll; nothing is lost.
-    console.error('outbox dispatcher pass failed', error);
+    this.log.error({ err: error }, 'outbox dispatcher pass failed; the next poll retries');
   }
 }

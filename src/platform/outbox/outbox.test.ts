@@ -28,11 +28,11 @@ describeEachDatabase('transactional outbox', (database) => {
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
-    expect(await new OutboxRepository(db.kysely, db.dialect).pending('rolled.back')).toBe(0);
+    expect(await new OutboxRepository(db.kysely).pending('rolled.back')).toBe(0);
   });
 
   it('retries a failing handler with exponential backoff and records the error', async () => {
-    const dispatcher = new OutboxDispatcher(new OutboxRepository(db.kysely, db.dialect), clock, { baseBackoffMs: 1000 });
+    const dispatcher = new OutboxDispatcher(new OutboxRepository(db.kysely), clock, { baseBackoffMs: 1000 });
     let calls = 0;
     dispatcher.register('flaky', async () => {
       calls++;
@@ -55,16 +55,16 @@ describeEachDatabase('transactional outbox', (database) => {
 
   it('leaves topics without a handler to the nodes that have one', async () => {
     await enqueue('someone.else', [{}]);
-    const dispatcher = new OutboxDispatcher(new OutboxRepository(db.kysely, db.dialect), clock);
+    const dispatcher = new OutboxDispatcher(new OutboxRepository(db.kysely), clock);
     dispatcher.register('mine', async () => undefined);
     await dispatcher.drain();
-    expect(await new OutboxRepository(db.kysely, db.dialect).pending('someone.else')).toBe(1);
+    expect(await new OutboxRepository(db.kysely).pending('someone.else')).toBe(1);
   });
 
   it('delivers each message once when several dispatchers run at the same time', async () => {
     const seen: number[] = [];
     const dispatchers = [1, 2, 3].map(() => {
-      const dispatcher = new OutboxDispatcher(new OutboxRepository(db.kysely, db.dialect), clock, { batchSize: 7 });
+      const dispatcher = new OutboxDispatcher(new OutboxRepository(db.kysely), clock, { batchSize: 7 });
       dispatcher.register('busy', async (message) => {
         seen.push((message.payload as { n: number }).n);
         await new Promise((resolve) => setTimeout(resolve, 1));
@@ -77,7 +77,7 @@ describeEachDatabase('transactional outbox', (database) => {
   });
 
   it('delivers soon after a kick once started, and stops cleanly', async () => {
-    const dispatcher = new OutboxDispatcher(new OutboxRepository(db.kysely, db.dialect), clock, { pollMs: 60_000 });
+    const dispatcher = new OutboxDispatcher(new OutboxRepository(db.kysely), clock, { pollMs: 60_000 });
     const delivered: unknown[] = [];
     dispatcher.register('kicked', async (message) => void delivered.push(message.payload));
     dispatcher.start();

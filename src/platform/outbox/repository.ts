@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../../db/database.js';
+import { locksRows } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 
 export interface OutboxMessage {
@@ -25,10 +25,7 @@ const CHUNK = 500;
  * rolls back with the change it describes.
  */
 export class OutboxRepository {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: Dialect,
-  ) {}
+  constructor(private readonly db: Kysely<Database>) {}
 
   static async enqueue(trx: Kysely<Database>, messages: OutboxMessage[], now: string) {
     for (let i = 0; i < messages.length; i += CHUNK) {
@@ -63,7 +60,7 @@ export class OutboxRepository {
         .where('topic', 'in', topics)
         .orderBy('id')
         .limit(limit);
-      if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
+      if (locksRows(this.db)) due = due.forUpdate().skipLocked();
       const ids = (await due.execute()).map((r) => r.id);
       if (ids.length === 0) return [];
       const rows = await trx

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { AccountSleeveTable, AccountTable, Database, SleeveRegistrationTable } from '../../db/schema.js';
-import { locksRows } from '../../rebalancer/locking.js';
+import { locksRows } from '../../db/dialect.js';
 import { pricedHoldings } from '../../db/holdings.js';
 
 export type AccountRow = Selectable<AccountTable>;

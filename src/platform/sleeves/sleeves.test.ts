@@ -51,7 +51,7 @@ describeEachDatabase('sleeve registrations (sections 2.15 and 4.8)', (database) 
       ],
     });
     expect(response.statusCode, response.body).toBe(200);
-    return { ...reg, state: response.json() as { accountSleeves: SleeveOut[]; [key: string]: unknown } };
+    return { ...reg, state: response.json<{ accountSleeves: SleeveOut[]; [key: string]: unknown }>() };
   };
 
   /** Rows a failed Process must leave as they were. */
@@ -170,7 +170,7 @@ describeEachDatabase('sleeve registrations (sections 2.15 and 4.8)', (database) 
 
   it('updates the sleeves from the read state: changed fields, a sleeve switched to its own model, an empty sleeve removed', async () => {
     const { registrationId, state } = await sleeved();
-    const [custodial, growth, income, intl] = state.accountSleeves as SleeveOut[];
+    const [custodial, growth, income, intl] = state.accountSleeves;
     const response = await call('POST', process, {
       ...state,
       contributionAllocationMethod: 'Assigned',
@@ -213,7 +213,7 @@ describeEachDatabase('sleeve registrations (sections 2.15 and 4.8)', (database) 
 
   it('refuses each broken rule with a 400 naming the field, and writes nothing', async () => {
     const { registrationId, state } = await sleeved();
-    const [custodial, growth, income, intl] = state.accountSleeves as SleeveOut[];
+    const [custodial, growth, income, intl] = state.accountSleeves;
     const two = await book.registration(2);
     const other = await sleeved();
     const otherIntl = other.state.accountSleeves[3] as SleeveOut;
@@ -264,7 +264,7 @@ describeEachDatabase('sleeve registrations (sections 2.15 and 4.8)', (database) 
 
   it('removes a sleeve only when it holds nothing: positions, cash, open orders or pending items keep it', async () => {
     const { registrationId, state } = await sleeved();
-    const [custodial, growth, income, intl] = state.accountSleeves as SleeveOut[];
+    const [custodial, growth, income, intl] = state.accountSleeves;
     await t.db.kysely.insertInto('positions').values({ firm_id: t.firm.firmId, account_id: income!.accountId, product_id: book.products.BND, shares_micros: 5e6, cost_cents: 40_000 }).execute();
     await t.db.kysely.updateTable('accounts').set({ cash_cents: 1_234 }).where('id', '=', intl!.accountId).execute();
     const before = await snapshot();

@@ -32,7 +32,7 @@ export const legacyAccountRoutes: FastifyPluginAsyncTypebox<{ legacy: LegacyAcco
       },
       async (request) => {
         const { createSyncEvent } = request.query;
-        return legacy.setTradingBlocked(principalOf(request), request.params.accountId, blockedOf(request.body as Body), 'manual', source, createSyncEvent);
+        return legacy.setTradingBlocked(principalOf(request), request.params.accountId, blockedOf(request.body), 'manual', source, createSyncEvent);
       },
     );
 

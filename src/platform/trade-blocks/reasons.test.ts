@@ -12,7 +12,7 @@ describeEachDatabase('trade block reasons', (database) => {
   const t = useTestApp(database);
   const call = caller(t);
   let book: SmallBook;
-  const reasons = async (of: 'firm' | 'otherFirm' = 'firm') => (await call('GET', `${url}/Reasons`, undefined, 'reader', of)).json() as Reason[];
+  const reasons = async (of: 'firm' | 'otherFirm' = 'firm') => (await call('GET', `${url}/Reasons`, undefined, 'reader', of)).json<Reason[]>();
 
   beforeAll(async () => {
     book = await createSmallBook(t.db.kysely, t.firm.firmId, t.firm.representativeId);

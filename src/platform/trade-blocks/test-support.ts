@@ -63,7 +63,7 @@ export const block = (entityId: number, overrides: Record<string, unknown> = {})
 
 /** The id of a reason by name, from the full list. */
 export async function reasonId(call: ReturnType<typeof caller>, name: string): Promise<number> {
-  const reasons = (await call('GET', '/api/v1/Trading/TradeBlocks/Reasons')).json() as { id: number; name: string }[];
+  const reasons = (await call('GET', '/api/v1/Trading/TradeBlocks/Reasons')).json<{ id: number; name: string }[]>();
   const found = reasons.find((r) => r.name === name);
   if (!found) throw new Error(`no reason ${name}`);
   return found.id;

@@ -9,6 +9,7 @@ import { QuickTradeService } from './quick-trades.js';
 import { TradingRepository } from './repository.js';
 import { BatchRunner } from './runner.js';
 import { TradingService } from './service.js';
+import { BatchWatchdog } from './watchdog.js';
 import { SnapshotRepository } from './snapshots.js';
 
 /**
@@ -37,7 +38,8 @@ export function createTradingServices(config: AppConfig, db: Db, clock: Clock, r
   return {
     queue,
     runner,
-    trading: new TradingService(repository, queue, clock, config.rebalanceChunkSize),
+    trading: new TradingService(repository, queue, clock, config.rebalanceChunkSize, config.rebalanceWaitSeconds * 1000),
+    watchdog: new BatchWatchdog(repository, clock, config.batchStallSeconds),
     quickTrades: new QuickTradeService(repository, new TradeBlockRepository(db.kysely), clock),
   };
 }

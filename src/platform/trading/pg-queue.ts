@@ -1,6 +1,7 @@
-import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
+import { databaseUnavailable } from '../../db/errors.js';
 import type { Clock } from '../../shared/clock.js';
+import { type Logger, stderrLogger } from '../../shared/logger.js';
 import { type JobQueue, MAX_CHUNK_ATTEMPTS } from './queue.js';
 import type { TradingRepository } from './repository.js';
 import type { BatchRunner } from './runner.js';
@@ -33,8 +34,9 @@ export class PgBossQueue implements JobQueue {
     private readonly runner: BatchRunner,
     private readonly repository: TradingRepository,
     private readonly clock: Clock,
-    private readonly log?: FastifyBaseLogger,
   ) {}
+
+  log: Logger = stderrLogger;
 
   async start() {
     const boss = new PgBoss({
@@ -45,12 +47,17 @@ export class PgBossQueue implements JobQueue {
       maintenanceIntervalSeconds: Math.max(1, Math.min(30, Math.floor(this.options.chunkTimeoutSeconds / 2))),
       schedule: false,
     });
-    boss.on('error', (error) => this.log?.error({ err: error }, 'pg-boss error'));
+    // pg-boss reports its own failures (maintenance, a lost connection) as 'error' events; without a
+    // listener one would end the process.
+    boss.on('error', (error) => this.log.error({ err: error }, 'pg-boss error; it retries by itself'));
     await boss.start();
     await boss.createQueue(QUEUE, {
       name: QUEUE,
-      retryLimit: MAX_CHUNK_ATTEMPTS,
+      // Outages are retried beyond MAX_CHUNK_ATTEMPTS (handle() counts real failures itself), with
+      // backoff so that a database restart is waited out rather than raced.
+      retryLimit: MAX_CHUNK_ATTEMPTS + 20,
       retryDelay: 1,
+      retryBackoff: true,
       expireInSeconds: this.options.chunkTimeoutSeconds,
     });
     this.boss = boss;
@@ -65,9 +72,11 @@ export class PgBossQueue implements JobQueue {
     try {
       await this.runner.runChunk(chunkId);
     } catch (error) {
-      this.log?.error({ err: error, chunkId }, 'rebalance chunk failed');
-      const chunk = await this.repository.chunk(chunkId);
-      if (chunk && chunk.attempts >= MAX_CHUNK_ATTEMPTS) {
+      // The database may be the thing that failed: reading the chunk may fail too, and then the job
+      // is simply retried by pg-boss.
+      const chunk = await this.repository.chunk(chunkId).catch(() => undefined);
+      this.log.error({ err: error, batchId: chunk?.batch_id, chunkId }, 'rebalance chunk failed');
+      if (chunk && chunk.attempts >= MAX_CHUNK_ATTEMPTS && !databaseUnavailable(error)) {
         await this.repository.failBatch(chunk.batch_id, `A part of the batch failed ${chunk.attempts} times: ${(error as Error).message}`, this.clock.now().toISOString());
         return;
       }

@@ -1,5 +1,6 @@
-import type { FastifyBaseLogger } from 'fastify';
+import { databaseUnavailable } from '../../db/errors.js';
 import type { Clock } from '../../shared/clock.js';
+import { type Logger, stderrLogger } from '../../shared/logger.js';
 import type { TradingRepository } from './repository.js';
 import type { BatchRunner } from './runner.js';
 
@@ -8,6 +9,8 @@ export interface JobQueue {
   enqueue(chunkIds: number[]): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Set by the app when it starts background work (src/background.ts). */
+  log: Logger;
 }
 
 export const MAX_CHUNK_ATTEMPTS = 3;
@@ -26,8 +29,9 @@ export class InProcessQueue implements JobQueue {
     private readonly runner: BatchRunner,
     private readonly repository: TradingRepository,
     private readonly clock: Clock,
-    private readonly log?: FastifyBaseLogger,
   ) {}
+
+  log: Logger = stderrLogger;
 
   async enqueue(chunkIds: number[]) {
     this.pending.push(...chunkIds);
@@ -75,9 +79,10 @@ export class InProcessQueue implements JobQueue {
 
   private async retryOrFail(chunkId: number, error: unknown) {
     const chunk = await this.repository.chunk(chunkId).catch(() => undefined);
-    this.log?.error({ err: error, chunkId }, 'rebalance chunk failed');
+    this.log.error({ err: error, batchId: chunk?.batch_id, chunkId }, 'rebalance chunk failed');
     if (!chunk) return;
-    if (chunk.attempts < MAX_CHUNK_ATTEMPTS) {
+    // An outage is not the chunk's fault: it is tried again without counting towards the limit.
+    if (chunk.attempts < MAX_CHUNK_ATTEMPTS || databaseUnavailable(error)) {
       this.pending.push(chunkId);
       return;
     }

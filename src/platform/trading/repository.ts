@@ -80,6 +80,8 @@ function insertTrades(trx: Kysely<Database>, firmId: number, instanceId: number,
   );
 }
 
+export const EMPTY_SELECTION = 'The selection holds no accounts: there is nothing to rebalance.';
+
 /** Runs inside the transaction that ends a batch: what it writes commits with the status or not at all. */
 export type BatchEndedHook = (trx: Kysely<Database>, batchId: number, now: string) => Promise<void>;
 
@@ -101,6 +103,9 @@ export class TradingRepository {
     totalItems: number;
     now: string;
   }) {
+    // A selection without accounts has nothing to wait for: its batch is written already ended
+    // (docs/decisions.md), so neither a poller nor `wait=true` waits for chunks that never come.
+    const empty = input.chunks.length === 0;
     return this.db.transaction().execute(async (trx) => {
       const instance = await insertInstance(trx, input.routine, input);
       const batch = await trx
@@ -108,8 +113,9 @@ export class TradingRepository {
         .values({
           firm_id: input.firmId,
           trade_instance_id: instance.id,
-          status: 'Running',
-          message: '',
+          status: empty ? 'Complete' : 'Running',
+          message: empty ? EMPTY_SELECTION : '',
+          completed_at: empty ? input.now : null,
           total_items: input.totalItems,
           chunks_total: input.chunks.length,
           created_at: input.now,
@@ -126,6 +132,13 @@ export class TradingRepository {
           .returning('id')
           .execute();
         chunkIds.push(...rows.map((r) => r.id));
+      }
+      if (empty) {
+        await trx
+          .insertInto('batch_messages')
+          .values({ firm_id: input.firmId, batch_id: batch.id, account_id: null, severity: 'Info', code: 'EMPTY_SELECTION', message: EMPTY_SELECTION, created_at: input.now })
+          .execute();
+        await this.onBatchEnded(trx, batch.id, input.now);
       }
       return { instanceId: instance.id, batchId: batch.id, chunkIds };
     });
@@ -208,6 +221,23 @@ export class TradingRepository {
       const failed = await trx.updateTable('batches').set({ status: 'Failed', message, completed_at: now }).where('id', '=', batchId).where('status', '=', 'Running').executeTakeFirst();
       if (Number(failed.numUpdatedRows) === 1) await this.onBatchEnded(trx, batchId, now);
     });
+  }
+
+  /**
+   * Running batches whose last sign of progress (its creation, or the last chunk done) is older
+   * than `before`: their workers are gone or their chunks keep failing without end.
+   */
+  async stalledBatches(before: string) {
+    return this.db
+      .selectFrom('batches as b')
+      .leftJoin('batch_chunks as c', 'c.batch_id', 'b.id')
+      .select(['b.id', 'b.chunks_total', 'b.chunks_done'])
+      .select((eb) => eb.fn.max('c.done_at').as('last_done_at'))
+      .where('b.status', '=', 'Running')
+      .where('b.created_at', '<', before)
+      .groupBy(['b.id', 'b.chunks_total', 'b.chunks_done'])
+      .having((eb) => eb.or([eb(eb.fn.max('c.done_at'), 'is', null), eb(eb.fn.max('c.done_at'), '<', before)]))
+      .execute();
   }
 
   batch(firmId: number, batchId: number) {

@@ -8,7 +8,6 @@ import { resolveRequest } from './request.js';
 import type { RebalanceRequest } from './schemas.js';
 
 const WAIT_POLL_MS = 20;
-const WAIT_LIMIT_MS = 10 * 60 * 1000;
 
 const SEVERITY_CODE: Record<string, number> = { Error: 0, Warning: 1, Info: 3 };
 
@@ -37,6 +36,8 @@ export class TradingService {
     private readonly queue: JobQueue,
     private readonly clock: Clock,
     private readonly chunkSize: number,
+    /** `wait=true` answers after this long at the latest, with the batch still running (REBALANCE_WAIT_SECONDS). */
+    private readonly waitLimitMs: number,
   ) {}
 
   async definition(firmId: number) {
@@ -112,7 +113,7 @@ export class TradingService {
   }
 
   private async waitFor(batchId: number) {
-    const deadline = Date.now() + WAIT_LIMIT_MS;
+    const deadline = Date.now() + this.waitLimitMs;
     while (Date.now() < deadline) {
       const batch = await this.repository.batchById(batchId);
       if (!batch || batch.status !== 'Running') return;

@@ -28,7 +28,7 @@ describeEachDatabase('rebalance jobs through the trading API', (database) => {
   const generate = async (request: object, wait = true) => {
     const response = await post(`/api/Trading/GenerateTrades${wait ? '?wait=true' : ''}`, { routine: 'Rebalance', entity: 'Account', ...request });
     expect(response.statusCode, response.body).toBe(200);
-    return response.json() as number;
+    return response.json<number>();
   };
   const tradesOf = async (batchId: number): Promise<TradeOut[]> => {
     const status = (await get(`/api/Trading/TradeGenerationStatus/${batchId}`)).json();

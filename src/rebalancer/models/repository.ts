@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, ModelTable } from '../../db/schema.js';
-import { locksRows } from '../locking.js';
+import { locksRows } from '../../db/dialect.js';
 
 export class ModelRepository {
   constructor(private readonly db: Kysely<Database>) {}

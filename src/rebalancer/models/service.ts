@@ -2,7 +2,7 @@ import { Privilege } from '../../platform/auth/privileges.js';
 import type { Principal } from '../../platform/auth/service.js';
 import { type Clock, isoNow } from '../../shared/clock.js';
 import { type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
-import { uniqueViolation } from '../db-errors.js';
+import { uniqueViolation } from '../../db/errors.js';
 import type { ModelRepository } from './repository.js';
 import type { ModelCreate, ModelRecord, ModelTargetInput, ModelUpdate } from './schemas.js';
 

@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, type Transaction, type Updateable, sql } from 'kysely';
 import type { Database, RestrictedPlanSecurityTable, RestrictedPlanTable } from '../../db/schema.js';
-import { locksRows } from '../locking.js';
+import { locksRows } from '../../db/dialect.js';
 
 /** Every query is scoped by firm_id: another firm's plan is simply not found. */
 export class RestrictedPlanRepository {

@@ -1,6 +1,6 @@
 import { type Clock, isoNow } from '../../shared/clock.js';
 import { DomainError, type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
-import { uniqueViolation } from '../db-errors.js';
+import { uniqueViolation } from '../../db/errors.js';
 import { BUY_PRIORITIES, SELL_PRIORITIES } from '../priorities/routes.js';
 import type { RestrictedPlanRepository } from './repository.js';
 import type { PlanCreate, PlanDetail, PlanListItem, PlanSecurityInput, PlanUpdate } from './schemas.js';

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, SetAsideCashTable } from '../../db/schema.js';
-import { locksRows } from '../locking.js';
+import { locksRows } from '../../db/dialect.js';
 import { pricedHoldings } from '../../db/holdings.js';
 
 export class SetAsideRepository {

@@ -37,7 +37,7 @@ describeEachDatabase('trade block sync across a dispatcher crash', (database) =>
     const globalId = successfulTradeBlocks[0]!.globalId!;
 
     // The first node claims the event and dies before delivering it.
-    const outbox = new OutboxRepository(db.kysely, db.dialect);
+    const outbox = new OutboxRepository(db.kysely);
     const claimed = await outbox.claim(now.toISOString(), new Date(now.getTime() + 60_000).toISOString(), 10, [TRADE_BLOCK_SYNC_TOPIC]);
     expect(claimed).toHaveLength(1);
     const second = node();
@@ -62,7 +62,7 @@ describeEachDatabase('trade block sync across a dispatcher crash', (database) =>
     const [manual] = await services.tradeBlockReasons.list(firm.firmId);
     const { successfulTradeBlocks } = await services.tradeBlocks.create(actor(), [item(manual!.id, 'applied then crashed')], true);
     const globalId = successfulTradeBlocks[0]!.globalId!;
-    const outbox = new OutboxRepository(db.kysely, db.dialect);
+    const outbox = new OutboxRepository(db.kysely);
     const [message] = await outbox.claim(now.toISOString(), new Date(now.getTime() + 60_000).toISOString(), 10, [TRADE_BLOCK_SYNC_TOPIC]);
     await services.rebalancerTradeBlocks.applySyncEvent(message!);
     // ...and the node dies here: the row is still undelivered and comes back after the lease.
@@ -77,7 +77,7 @@ describeEachDatabase('trade block sync across a dispatcher crash', (database) =>
     const [manual] = await services.tradeBlockReasons.list(firm.firmId);
     const [created] = (await services.tradeBlocks.create(actor(), [item(manual!.id, 'v1')], true)).successfulTradeBlocks;
     await services.tradeBlocks.update(actor(), [{ globalId: created!.globalId, description: 'v2' }], true);
-    const outbox = new OutboxRepository(db.kysely, db.dialect);
+    const outbox = new OutboxRepository(db.kysely);
     const messages = await outbox.claim(now.toISOString(), new Date(now.getTime() + 60_000).toISOString(), 10, [TRADE_BLOCK_SYNC_TOPIC]);
     expect(messages.map((m) => (m.payload as { version: number }).version)).toEqual([1, 2]);
     // Delivered out of order: version 2 first, then version 1.

@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../platform/auth/hook.js';
 import { Privilege } from '../../platform/auth/privileges.js';
-import type { OutboxDispatcher } from '../../platform/outbox/dispatcher.js';
 import { V2Create, V2Detail, V2ListQuery, V2Update } from './schemas.js';
 import type { RebalancerTradeBlockService } from './service.js';
 import { IdSchema } from '../../http/ids.js';
@@ -14,8 +13,6 @@ const edit = { privilege: Privilege.PortfolioEdit };
 
 export interface V2RouteOptions {
   details: RebalancerTradeBlockService;
-  /** Delivers platform sync events to this application; runs while the app is up. */
-  outbox: OutboxDispatcher;
 }
 
 const tags = ['Trade block details (v2)'];
@@ -23,9 +20,7 @@ const base = '/api/v2/TradeBlockDetails';
 const IdParams = Type.Object({ id: IdSchema() });
 
 /** Section 9.3: the rebalancing application's v2 interface over its copy of trade block details. */
-export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions> = async (app, { details, outbox }) => {
-  app.addHook('onReady', async () => outbox.start());
-  app.addHook('onClose', async () => outbox.stop());
+export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions> = async (app, { details }) => {
 
   app.get(
     base,

@@ -17,7 +17,7 @@ describeEachDatabase('trade block sync to the rebalancer and its v2 interface', 
   const rebalancer = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: unknown) =>
     t.app.inject({ method, url: path, payload: payload as object, headers: { authorization: rebalancerToken } });
   const copyOf = async (globalId: string): Promise<Copy | undefined> =>
-    ((await rebalancer('GET', `${v2}?includeDeleted=true`)).json() as Copy[]).find((c) => c.globalId === globalId);
+    (await rebalancer('GET', `${v2}?includeDeleted=true`)).json<Copy[]>().find((c) => c.globalId === globalId);
   const pending = async () =>
     Number((await t.db.kysely.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('delivered_at', 'is', null).executeTakeFirstOrThrow()).n);
   const drained = () => eventually(async () => expect(await pending()).toBe(0));
@@ -44,7 +44,7 @@ describeEachDatabase('trade block sync to the rebalancer and its v2 interface', 
     await eventually(async () => expect(await copyOf(onAccount.globalId)).toMatchObject({ description: 'hold longer', endDate: '2099-01-01' }));
     await call('DELETE', `${url}/${onRegistration.id}`);
     await eventually(async () => expect((await copyOf(onRegistration.globalId))?.isDeleted).toBe(true));
-    const live = (await rebalancer('GET', `${v2}?relatedType=16&relatedTypeId=${book.sleeved}`)).json() as Copy[];
+    const live = (await rebalancer('GET', `${v2}?relatedType=16&relatedTypeId=${book.sleeved}`)).json<Copy[]>();
     expect(live.some((c) => c.globalId === onRegistration.globalId)).toBe(false);
   });
 
