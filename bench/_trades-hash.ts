@@ -31,7 +31,7 @@ const authorization = `Session ${login.json().access_token}`;
 const hash = createHash('sha256');
 for (const level of ['Account', 'Registration']) {
   const response = await app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', level, keys: ids } });
-  const batchId = response.json() as number;
+  const batchId = response.json<number>();
   let status = { isDone: false } as { isDone: boolean; tradeInstanceId?: number };
   while (!status.isDone) {
     await new Promise((r) => setTimeout(r, 50));

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { type AccountSnapshot, type AssetValues, type Model, type PendingItem, type Position, type Product, type ProductCatalog, type RestrictedPlan, SellPriority, type Substitution, type TaxLot } from '../../engine/index.js';
+import { type AccountSnapshot, type AssetValues, type Model, type PendingItem, type Position, type Product, type ProductCatalog, type RestrictedPlan, SellPriority, type Substitution, type TaxLot, type TradeBlock } from '../../engine/index.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../../shared/money.js';
 import { type FirmOptions, TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksOf } from '../trade-blocks/engine-input.js';
@@ -196,7 +196,7 @@ export class SnapshotRepository {
       .where('firm_id', '=', firmId)
       .where('account_id', 'in', found)
       .execute();
-    const blocks = context.tradeBlockOptions ? await tradeBlocksOf(new TradeBlockRepository(trx), firmId, context.tradeBlockOptions, accounts, context.asOfDate) : new Map();
+    const blocks = context.tradeBlockOptions ? await tradeBlocksOf(new TradeBlockRepository(trx), firmId, context.tradeBlockOptions, accounts, context.asOfDate) : new Map<number, TradeBlock[]>();
 
     // Sorted here per account rather than by the database across the chunk: the same product order, no sort of the whole read.
     const positionsOf = groupBy(positions, (p) => p.account_id);
