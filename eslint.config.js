@@ -18,7 +18,7 @@ export default tseslint.config(
   {
     // Tests and benches read HTTP answers through `response.json()`, which is `any` by design: the
     // assertions are what check their shape. Promises and the rest stay checked.
-    files: ['**/*.test.ts', 'test/**', 'bench/**', 'src/**/test-support.ts'],
+    files: ['**/*.test.ts', 'test/**', 'bench/**', 'scripts/**', 'src/**/test-support.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
@@ -28,7 +28,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**', 'src/cli.ts', 'bin/**'],
+    files: ['bench/**', 'scripts/**', 'src/cli.ts', 'bin/**'],
     rules: { 'no-console': 'off' },
   },
   {

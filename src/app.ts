@@ -5,6 +5,7 @@ import type { AppConfig } from './config.js';
 import type { Db } from './db/database.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
+import { refuseHostileInput } from './http/hostile-input.js';
 import { ProblemSchema } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
 import { authorizationServerMetadata, issuerOf } from './platform/auth/oauth-routes.js';
@@ -60,6 +61,7 @@ export async function buildApp({ config, db, clock = systemClock, logStream }: A
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ProblemSchema);
   registerErrorHandling(app);
+  refuseHostileInput(app);
   await app.register(formbody);
 
   const services = createServices(config, db, clock);

@@ -61,8 +61,15 @@ export function validationProblem(part: string, issues: AjvIssue[]): Problem {
   return problem(400, 'validation_failed', detail, errors);
 }
 
+/** Error bodies name what was wrong; they never hand a large input back to its sender. */
+const MAX_ECHO = 300;
+const clip = (text: string) => (text.length > MAX_ECHO ? `${text.slice(0, MAX_ECHO)}…` : text);
+
 function send(reply: FastifyReply, body: Problem) {
-  return reply.status(body.status).type('application/problem+json').send(body);
+  const clipped: Problem = { ...body, detail: clip(body.detail), ...(body.errors ? { errors: body.errors.map((e) => ({ field: clip(e.field), message: clip(e.message) })) } : {}) };
+  // Serialized here rather than by the route's response schema: a form route documents its 400 as
+  // an HTML page, and a problem put through that schema would come out as "[object Object]".
+  return reply.status(body.status).type('application/problem+json').serializer(JSON.stringify).send(clipped);
 }
 
 export function registerErrorHandling(app: FastifyInstance) {

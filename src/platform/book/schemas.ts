@@ -12,10 +12,7 @@ const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Dollars = Type.Number({ minimum: -1e13, maximum: 1e13, description: 'US dollars' });
 const IsoDate = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 
-export const PageQuery = Type.Object({
-  $top: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
-  $skip: Type.Integer({ minimum: 0, default: 0 }),
-});
+export { PageQuery } from '../../http/paging.js';
 
 export const KeyParams = Type.Object({ key: IdSchema() });
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Skip, Top } from '../../http/paging.js';
 import { IdSchema } from '../../http/ids.js';
 
 /** Lengths a notification's fields may have (docs/notifications.md). */
@@ -75,14 +76,14 @@ export const DeliveryRecord = Type.Object({
 export type DeliveryRecord = Static<typeof DeliveryRecord>;
 
 export const ListQuery = Type.Object({
-  $top: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
-  $skip: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+  $top: Top(500),
+  $skip: Skip(),
   sinceId: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Only notifications with a larger id (for polling)' })),
 });
 
 export const PageQuery = Type.Object({
-  $top: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
-  $skip: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+  $top: Top(500),
+  $skip: Skip(),
 });
 
 export const WebhookParams = Type.Object({ webhookGuid: Type.String() });

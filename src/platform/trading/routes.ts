@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
+import { PageQuery } from '../../http/paging.js';
 import { validateBody } from '../../http/validation.js';
 import { DomainError } from '../../shared/errors.js';
 import { principalOf } from '../auth/hook.js';
@@ -97,7 +98,7 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
       schema: {
         tags,
         summary: 'Trade instances, newest first',
-        querystring: Type.Object({ $top: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }), $skip: Type.Integer({ minimum: 0, default: 0 }) }),
+        querystring: PageQuery,
         response: responses({ 200: Type.Array(TradeInstanceRecord) }, [401, 403]),
       },
     },
