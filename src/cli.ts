@@ -6,6 +6,8 @@ import { importBook } from './import/index.js';
 import { type DemoCredentials, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
 import { parseProfile } from './seed/profiles.js';
 import { findFirmIdByCode } from './platform/firms/repository.js';
+import { AuthRepository } from './platform/auth/repository.js';
+import { UserAdminService } from './platform/auth/users.js';
 import { createTradingServices } from './platform/trading/index.js';
 import { startServer } from './server.js';
 import { systemClock } from './shared/clock.js';
@@ -19,6 +21,9 @@ const USAGE = `wealth <command> [options]
                                              generate a demo firm with a realistic book
   import  --firm CODE FILE...                load a book from JSON or CSV files (all or nothing)
   worker                                     work rebalance chunks (PostgreSQL; run any number)
+  users   deactivate|reactivate|reset-password --firm CODE --user NAME [--password P]
+                                             take a user's access away (tokens revoked at once),
+                                             give it back, or set a password (generated when omitted)
 
 Configuration comes from the environment; see README.md.`;
 
@@ -99,6 +104,23 @@ async function main(argv: string[]): Promise<number> {
       });
       console.log(JSON.stringify(report, null, 2));
       return report.ok ? 0 : 1;
+    }
+    case 'users': {
+      const [action, ...args] = rest;
+      const { values } = parseArgs({ args, options: { firm: { type: 'string' }, user: { type: 'string' }, password: { type: 'string' } } });
+      if (!['deactivate', 'reactivate', 'reset-password'].includes(action ?? '') || !values.firm || !values.user) {
+        throw new UsageError('users needs deactivate|reactivate|reset-password, --firm CODE and --user NAME');
+      }
+      const outcome = await withDatabase(async (db) => {
+        const users = new UserAdminService(new AuthRepository(db.kysely), systemClock);
+        const user = await users.userByName(values.firm!, values.user!);
+        // The CLI acts as the firm's operator, not as one of its users: no self-deactivation guard applies.
+        if (action === 'reset-password') return users.resetPassword(user.firm_id, user.id, values.password);
+        return { user: await users.setActive({ firmId: user.firm_id, userId: 0 }, user.id, action === 'reactivate') };
+      });
+      console.log(`${outcome.user.userName}: ${outcome.user.isActive ? 'active' : 'deactivated, every token revoked'}`);
+      if ('password' in outcome && outcome.password) console.log(`new password: ${outcome.password}`);
+      return 0;
     }
     case 'worker': {
       const config = loadConfig();

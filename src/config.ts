@@ -19,6 +19,8 @@ export interface AppConfig {
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   authorizationCodeTtlSeconds: number;
+  /** A refresh token presented again this soon after its use returns the same successor pair (concurrent refreshes). */
+  refreshGraceSeconds: number;
   signInMaxFailures: number;
   signInLockSeconds: number;
   seedDemoOnEmpty: boolean;
@@ -139,6 +141,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 36000, 60, 31_536_000),
     refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 375 * 86400, 60, 10 * 365 * 86400),
     authorizationCodeTtlSeconds: integer(env, 'AUTHORIZATION_CODE_TTL_SECONDS', 60, 5, 600),
+    refreshGraceSeconds: integer(env, 'REFRESH_GRACE_SECONDS', 5, 0, 60),
     signInMaxFailures: integer(env, 'SIGN_IN_MAX_FAILURES', 5, 1, 1000),
     signInLockSeconds: integer(env, 'SIGN_IN_LOCK_SECONDS', 900, 1, 86400),
     seedDemoOnEmpty: boolean(env, 'SEED_DEMO_ON_EMPTY', true),

@@ -3,6 +3,7 @@ import type { Db } from './db/database.js';
 import { AuthRepository } from './platform/auth/repository.js';
 import { OAuthService } from './platform/auth/oauth-service.js';
 import { AuthService } from './platform/auth/service.js';
+import { UserAdminService } from './platform/auth/users.js';
 import { SignInThrottle } from './platform/auth/throttle.js';
 import { VERBOSE_ENTITIES } from './platform/book/entities.js';
 import { HoldingsService } from './platform/book/holdings-service.js';
@@ -33,7 +34,8 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     db,
     clock,
     auth,
-    oauth: new OAuthService(authRepository, auth, throttle, clock, config.authorizationCodeTtlSeconds),
+    oauth: new OAuthService(authRepository, auth, throttle, clock, config.authorizationCodeTtlSeconds, config.refreshGraceSeconds),
+    users: new UserAdminService(authRepository, clock),
     verbose: VERBOSE_ENTITIES.map((entity) => ({ entity, service: new VerboseService(book, entity, clock, customFields.customFieldValues) })),
     ...customFields,
     ...createRepresentativeServices(db.kysely),

@@ -100,6 +100,8 @@ export interface RefreshTokenTable {
   used_at: string | null;
   revoked_at: string | null;
   created_at: string;
+  /** The successor pair, sealed with this token (grace period for concurrent refreshes). */
+  successor_sealed: string | null;
 }
 
 export interface OAuthFlowTable {

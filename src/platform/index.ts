@@ -16,6 +16,7 @@ import { riskPartnerRoutes, riskQuestionnaireRoutes } from './integrations/risk-
 import { tradingRoutes } from './trading/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { sleeveRoutes } from './sleeves/routes.js';
+import { userRoutes } from './auth/users-routes.js';
 
 /**
  * The portfolio platform at {base_url}. Section 9.2: some resources are documented without the
@@ -44,6 +45,7 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
       await secured.register(customFieldRoutes, { prefix, definitions: services.customFieldDefinitions });
       await secured.register(sleeveRoutes, { prefix, sleeves: services.sleeves });
     }
+    await secured.register(userRoutes, { prefix: '/v1', users: services.users });
     await secured.register(riskQuestionnaireRoutes, { questionnaire: services.riskQuestionnaire, basePath });
     // Section 4.2 writes the trade block paths (and rule 7's account paths) with /v1 only.
     await secured.register(tradeBlockRoutes, { prefix: '/v1', tradeBlocks: services.tradeBlocks, reasons: services.tradeBlockReasons });

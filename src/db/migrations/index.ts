@@ -9,6 +9,7 @@ import { sleeves } from './0007_sleeves.js';
 import { riskProfiling } from './0008_risk_profiling.js';
 import { notifications } from './0009_notifications.js';
 import { firmIdIndexes } from './0010_firm_id_indexes.js';
+import { sessionGrace } from './0011_session_grace.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008_risk_profiling': riskProfiling,
   '0009_notifications': notifications,
   '0010_firm_id_indexes': firmIdIndexes,
+  '0011_session_grace': sessionGrace,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,7 +2,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../shared/clock.js';
 import { AuthorizePageError, OAuthError } from './oauth-errors.js';
 import type { AuthRepository } from './repository.js';
-import { digest, newToken, verifyPassword } from './secrets.js';
+import { digest, newToken, seal, unseal } from './secrets.js';
 import type { AuthService } from './service.js';
 import { LockedOut, type SignInThrottle } from './throttle.js';
 
@@ -46,12 +46,13 @@ export class OAuthService {
     private readonly throttle: SignInThrottle,
     private readonly clock: Clock,
     private readonly codeTtlSeconds: number,
+    /** How long after a refresh token's use the same token still returns the same successor pair. */
+    private readonly refreshGraceSeconds = 5,
   ) {}
 
   /** Revokes a chain and drops remembered sessions, so its access tokens stop working at once. */
   private async revokeChain(chainId: string, now: string) {
     await this.repository.revokeChain(chainId, now);
-    this.auth.forgetSessions();
   }
 
   private nowIso() {
@@ -108,22 +109,17 @@ export class OAuthService {
   /** Returns an error message for the form, or undefined when the user is signed in to the flow. */
   async signIn(input: { flowId?: string; csrf?: string; userName: string; password: string; address: string }) {
     const { flow, appName } = await this.flow(input.flowId, input.csrf);
+    let user;
     try {
-      await this.throttle.check(input.userName, input.address);
+      user = await this.auth.checkCredentials(input.userName, input.password, input.address, (u) => u.firm_id === flow.firm_id);
     } catch (error) {
       if (error instanceof LockedOut) return { error: error.message, appName };
       throw error;
     }
-    const user = await this.repository.findUserByName(input.userName);
-    const ok = user !== undefined && (await verifyPassword(user.password_hash, input.password));
-    if (!user || !ok || user.is_active !== 1 || user.firm_id !== flow.firm_id) {
-      await this.throttle.failed(input.userName, input.address);
-      return { error: 'The user name or password is not correct.', appName };
-    }
+    if (!user) return { error: 'The user name or password is not correct.', appName };
     if (user.kind !== 'user') {
       return { error: 'API and service accounts cannot sign in here; they use Basic login at /v1/security/token.', appName };
     }
-    await this.throttle.succeeded(input.userName);
     await this.repository.setFlowUser(flow.id, user.id);
     return { error: undefined, appName, userName: user.display_name };
   }
@@ -203,24 +199,39 @@ export class OAuthService {
     const token = await this.repository.findRefreshToken(digest(params.refreshToken!));
     if (!token || token.client_id !== app.id) throw new OAuthError('invalid_grant', 'the refresh token is not valid');
     const now = this.nowIso();
-    if (token.used_at !== null || token.revoked_at !== null) {
-      // A voided token presented again: it may have been stolen, so the whole chain goes (RFC 9700 4.14).
-      await this.revokeChain(token.chain_id, now);
-      throw new OAuthError('invalid_grant', 'the refresh token was already used or revoked; its chain is revoked');
-    }
+    if (token.used_at !== null || token.revoked_at !== null) return this.reused(token, params.refreshToken!);
     if (token.expires_at <= now) throw new OAuthError('invalid_grant', 'the refresh token has expired');
     const user = await this.repository.findUser(token.user_id);
     if (!user || user.is_active !== 1) throw new OAuthError('invalid_grant', 'the user is no longer active');
     const issued = await this.repository.transaction(async (repository) => {
       if (!(await repository.useRefreshToken(token.id, now))) return undefined;
-      return this.issue(repository, { firmId: token.firm_id, userId: token.user_id, clientId: app.id, chainId: token.chain_id }, app);
+      const pair = await this.issue(repository, { firmId: token.firm_id, userId: token.user_id, clientId: app.id, chainId: token.chain_id }, app);
+      const expiresAt = this.clock.now().getTime() + pair.expires_in * 1000;
+      await repository.storeSuccessor(token.id, seal(params.refreshToken!, JSON.stringify({ ...pair, expiresAt })));
+      return pair;
     });
-    if (!issued) {
-      // Lost a race with another use of the same token: that is a replay too.
-      await this.revokeChain(token.chain_id, now);
-      throw new OAuthError('invalid_grant', 'the refresh token was already used; its chain is revoked');
+    if (issued) return issued;
+    // Another request used the same token first (it committed while this one waited on it).
+    const settled = await this.repository.findRefreshToken(token.token_hash);
+    return this.reused(settled ?? token, params.refreshToken!);
+  }
+
+  /**
+   * A refresh token presented after its use. Within the grace period and with its successor on
+   * record, it is the same client racing itself (a retry, two tabs): it gets the same successor
+   * pair and the session lives on. Later, or once revoked, it may have been stolen: the whole chain
+   * is revoked (RFC 9700 section 4.14).
+   */
+  private async reused(token: { chain_id: string; used_at: string | null; revoked_at: string | null; successor_sealed: string | null }, presented: string): Promise<TokenSet> {
+    const now = this.clock.now().getTime();
+    const inGrace = token.revoked_at === null && token.used_at !== null && now - Date.parse(token.used_at) <= this.refreshGraceSeconds * 1000;
+    const successor = inGrace && token.successor_sealed ? unseal(presented, token.successor_sealed) : undefined;
+    if (successor) {
+      const { expiresAt, ...pair } = JSON.parse(successor) as TokenSet & { expiresAt: number };
+      return { ...pair, expires_in: Math.max(0, Math.floor((expiresAt - now) / 1000)) };
     }
-    return issued;
+    await this.revokeChain(token.chain_id, new Date(now).toISOString());
+    throw new OAuthError('invalid_grant', 'the refresh token was already used or revoked; its chain is revoked');
   }
 
   private async issue(

@@ -1,11 +1,14 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type {
   AuthorizationCodeTable,
   Database,
   OAuthFlowTable,
   RefreshTokenTable,
   SignInFailureTable,
+  UserTable,
 } from '../../db/schema.js';
+
+export type UserRow = Selectable<UserTable>;
 
 export interface TokenOwner {
   tokenId: number;
@@ -27,6 +30,40 @@ export class AuthRepository {
 
   findUser(id: number) {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  // --- user administration
+
+  findFirmUser(firmId: number, userId: number) {
+    return this.db.selectFrom('users').selectAll().where('firm_id', '=', firmId).where('id', '=', userId).executeTakeFirst();
+  }
+
+  firmUsers(firmId: number) {
+    return this.db.selectFrom('users').selectAll().where('firm_id', '=', firmId).orderBy('id').execute();
+  }
+
+  findFirmUserByName(firmCode: string, userName: string) {
+    return this.db
+      .selectFrom('users as u')
+      .innerJoin('firms as f', 'f.id', 'u.firm_id')
+      .selectAll('u')
+      .where('f.code', '=', firmCode)
+      .where('u.user_name', '=', userName)
+      .executeTakeFirst();
+  }
+
+  async setUserActive(userId: number, active: boolean) {
+    await this.db.updateTable('users').set({ is_active: active ? 1 : 0 }).where('id', '=', userId).execute();
+  }
+
+  async setPasswordHash(userId: number, passwordHash: string) {
+    await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+  }
+
+  /** Every live access and refresh token of a user, on every client: the next request with one is refused. */
+  async revokeUserTokens(userId: number, now: string) {
+    await this.db.updateTable('access_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+    await this.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
   }
 
   // --- sign-in flows (browser side of the authorization-code flow)
@@ -92,6 +129,10 @@ export class AuthRepository {
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  async storeSuccessor(id: number, sealed: string) {
+    await this.db.updateTable('refresh_tokens').set({ successor_sealed: sealed }).where('id', '=', id).execute();
   }
 
   /** One active refresh token per user and client: voids the others. */
@@ -171,6 +212,7 @@ export class AuthRepository {
     const rows = await this.db
       .selectFrom('access_tokens as t')
       .innerJoin('users as u', 'u.id', 't.user_id')
+      .leftJoin('partner_apps as a', 'a.id', 't.client_id')
       .leftJoin('role_privileges as p', 'p.role_id', 'u.role_id')
       .select(['t.id', 't.user_id', 't.firm_id', 't.client_id', 't.expires_at', 'u.user_name', 'u.kind', 'p.privilege'])
       .where('t.token_hash', '=', tokenHash)
@@ -178,6 +220,8 @@ export class AuthRepository {
       .where('t.revoked_at', 'is', null)
       .where('t.expires_at', '>', now)
       .where('u.is_active', '=', 1)
+      // A token issued through a partner app dies with the app.
+      .where((eb) => eb.or([eb('t.client_id', 'is', null), eb('a.is_active', '=', 1)]))
       .execute();
     const first = rows[0];
     if (!first) return undefined;

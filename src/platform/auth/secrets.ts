@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 
 /**
@@ -16,6 +16,19 @@ export async function verifyPassword(stored: string, password: string): Promise<
   }
 }
 
+let dummy: Promise<string> | undefined;
+
+/**
+ * Verifies a password against a user's hash, or, when there is no such user, against a hash of
+ * a random password made once: either way the caller pays one Argon2 verification, so the answer
+ * takes as long for an unknown user name as for a known one with a wrong password.
+ */
+export async function verifyUserPassword(stored: string | undefined, password: string): Promise<boolean> {
+  dummy ??= hashPassword(randomUUID());
+  const ok = await verifyPassword(stored ?? (await dummy), password);
+  return stored !== undefined && ok;
+}
+
 export const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 /** Constant-time comparison of a presented secret with a stored digest. */
@@ -27,3 +40,24 @@ export function matchesDigest(storedDigest: string, presented: string): boolean 
 
 export const newToken = (): string => randomBytes(32).toString('base64url');
 export const newClientSecret = (): string => randomUUID();
+
+const sealKey = (secret: string) => createHash('sha256').update(`seal:${secret}`).digest();
+
+/** AES-256-GCM under a key derived from `secret`: only a holder of the secret can open it. */
+export function seal(secret: string, plaintext: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey(secret), iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+}
+
+export function unseal(secret: string, sealed: string): string | undefined {
+  try {
+    const raw = Buffer.from(sealed, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', sealKey(secret), raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}

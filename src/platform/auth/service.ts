@@ -1,8 +1,8 @@
 import { DomainError } from '../../shared/errors.js';
 import { type Clock, isoNow } from '../../shared/clock.js';
-import type { AuthRepository } from './repository.js';
+import type { AuthRepository, UserRow } from './repository.js';
 import { OAuthError } from './oauth-errors.js';
-import { digest, matchesDigest, newToken, verifyPassword } from './secrets.js';
+import { digest, matchesDigest, newToken, verifyUserPassword } from './secrets.js';
 import { LockedOut, type SignInThrottle } from './throttle.js';
 
 export interface Principal {
@@ -21,8 +21,6 @@ export interface TokenResponse {
 
 const unauthorized = (why: string) => new DomainError('unauthorized', why);
 
-const PRINCIPAL_CACHE_MS = 5_000;
-const PRINCIPAL_CACHE_SIZE = 10_000;
 
 /** Parses `Basic base64(user:password)`; the password may itself contain colons. */
 export function parseBasic(header: string | undefined): { userName: string; password: string } | undefined {
@@ -47,6 +45,23 @@ export class AuthService {
     private readonly defaultAccessTtlSeconds: number,
     private readonly throttle: SignInThrottle,
   ) {}
+
+  /**
+   * The one password check of every login path (Basic, the rebalancer's Basic, the sign-in page):
+   * throttled, counted when it fails, and as costly for an unknown user name as for a known one.
+   * `accept` adds the path's own conditions (the partner's firm); a refusal by it counts as a failure.
+   */
+  async checkCredentials(userName: string, password: string, address: string, accept: (user: UserRow) => boolean = () => true) {
+    await this.throttle.check(userName, address);
+    const user = await this.repository.findUserByName(userName);
+    const ok = await verifyUserPassword(user?.password_hash, password);
+    if (!user || !ok || user.is_active !== 1 || !accept(user)) {
+      await this.throttle.failed(userName, address);
+      return undefined;
+    }
+    await this.throttle.succeeded(userName, address);
+    return user;
+  }
 
   /** Checks a partner's client_id/client_secret pair; every failure reads the same to the caller. */
   async verifyPartner(clientId: string | undefined, clientSecret: string | undefined) {
@@ -73,20 +88,15 @@ export class AuthService {
     }
     const credentials = parseBasic(input.authorization);
     if (!credentials) throw new OAuthError('invalid_request', 'Authorization: Basic credentials are required');
+    let user;
     try {
-      await this.throttle.check(credentials.userName, input.address);
+      // A partner application serves the firm that registered it; another firm's user is refused alike.
+      user = await this.checkCredentials(credentials.userName, credentials.password, input.address, (u) => u.firm_id === app.firm_id);
     } catch (error) {
       if (error instanceof LockedOut) throw new OAuthError('temporarily_unavailable', error.message, 429, error.retryAfterSeconds);
       throw error;
     }
-    const user = await this.repository.findUserByName(credentials.userName);
-    const passwordOk = user ? await verifyPassword(user.password_hash, credentials.password) : false;
-    // A partner application serves the firm that registered it; another firm's user is refused alike.
-    if (!user || !passwordOk || user.is_active !== 1 || user.firm_id !== app.firm_id) {
-      await this.throttle.failed(credentials.userName, input.address);
-      throw new OAuthError('invalid_grant', 'user name or password is not valid');
-    }
-    await this.throttle.succeeded(credentials.userName);
+    if (!user) throw new OAuthError('invalid_grant', 'user name or password is not valid');
     return this.issueAccessToken({ firmId: user.firm_id, userId: user.id, clientId: app.id }, app.access_token_ttl_seconds);
   }
 
@@ -103,14 +113,8 @@ export class AuthService {
     }
     const credentials = parseBasic(input.authorization);
     if (!credentials) throw unauthorized('send Authorization: Session <platform token> or Basic credentials');
-    await this.throttle.check(credentials.userName, input.address);
-    const user = await this.repository.findUserByName(credentials.userName);
-    const ok = user !== undefined && user.is_active === 1 && (await verifyPassword(user.password_hash, credentials.password));
-    if (!user || !ok) {
-      await this.throttle.failed(credentials.userName, input.address);
-      throw unauthorized('user name or password is not valid');
-    }
-    await this.throttle.succeeded(credentials.userName);
+    const user = await this.checkCredentials(credentials.userName, credentials.password, input.address);
+    if (!user) throw unauthorized('user name or password is not valid');
     return this.issueAccessToken({ firmId: user.firm_id, userId: user.id, clientId: null }, undefined, 'rebalancer');
   }
 
@@ -137,27 +141,14 @@ export class AuthService {
   }
 
   /**
-   * Resolved tokens are remembered for a few seconds: a token check per request would otherwise
-   * cost more than most reads. A revocation through this process clears the memory at once;
-   * another node's revocation is seen within PRINCIPAL_CACHE_MS.
+   * Every request resolves its token with one indexed query, on whatever process it reaches: a
+   * deactivated user, a changed password or a revoked partner app is refused on the very next
+   * request everywhere. (A per-process cache would leave other processes a window.)
    */
-  private readonly principals = new Map<string, { principal: Principal; until: number; expiresAt: number }>();
-
-  forgetSessions() {
-    this.principals.clear();
-  }
-
   async authenticate(token: string, audience: 'platform' | 'rebalancer'): Promise<Principal | undefined> {
-    const key = `${audience}:${digest(token)}`;
-    const now = this.clock.now().getTime();
-    const cached = this.principals.get(key);
-    if (cached && cached.until > now && cached.expiresAt > now) return cached.principal;
-    const owner = await this.repository.findLiveToken(key.slice(audience.length + 1), audience, isoNow(this.clock));
-    if (!owner) {
-      this.principals.delete(key);
-      return undefined;
-    }
-    const principal: Principal = {
+    const owner = await this.repository.findLiveToken(digest(token), audience, isoNow(this.clock));
+    if (!owner) return undefined;
+    return {
       userId: owner.userId,
       firmId: owner.firmId,
       userName: owner.userName,
@@ -165,8 +156,5 @@ export class AuthService {
       clientId: owner.clientId,
       privileges: new Set(owner.privileges),
     };
-    if (this.principals.size >= PRINCIPAL_CACHE_SIZE) this.principals.delete(this.principals.keys().next().value!);
-    this.principals.set(key, { principal, until: now + PRINCIPAL_CACHE_MS, expiresAt: Date.parse(owner.expiresAt) });
-    return principal;
   }
 }

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { IdSchema } from '../../http/ids.js';
+import { responses } from '../../http/problem.js';
+import { principalOf } from './hook.js';
+import { Privilege } from './privileges.js';
+import { MIN_PASSWORD_LENGTH, type UserAdminService } from './users.js';
+
+const tags = ['Users'];
+const admin = { privilege: Privilege.PlatformAdmin };
+const User = Type.Object({
+  id: Type.Integer(),
+  userName: Type.String(),
+  displayName: Type.String(),
+  kind: Type.Union([Type.Literal('user'), Type.Literal('api'), Type.Literal('service')]),
+  isActive: Type.Boolean(),
+});
+const UserParams = Type.Object({ userId: IdSchema() });
+
+/** User administration for a firm's administrators: who can sign in, and with which password. */
+export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserAdminService }> = async (app, { users }) => {
+  app.get(
+    '/Security/Users',
+    { config: admin, schema: { tags, summary: 'The firm\'s users, active or not', response: responses({ 200: Type.Array(User) }, [401, 403]) } },
+    async (request) => users.list(principalOf(request).firmId),
+  );
+  for (const [action, active] of [['Deactivate', false], ['Reactivate', true]] as const) {
+    app.put(
+      `/Security/Users/:userId/Action/${action}`,
+      {
+        config: admin,
+        schema: {
+          tags,
+          summary: active
+            ? 'Lets a deactivated user sign in again (tokens revoked at deactivation stay revoked)'
+            : 'Stops a user from signing in and revokes every token the user holds, on every process at once',
+          params: UserParams,
+          response: responses({ 200: User }, [400, 401, 403, 404, 409]),
+        },
+      },
+      async (request) => users.setActive(principalOf(request), request.params.userId, active),
+    );
+  }
+  app.put(
+    '/Security/Users/:userId/Password',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Resets a user\'s password (a generated one is returned once when none is sent) and ends the user\'s sessions',
+        params: UserParams,
+        body: Type.Object({ password: Type.Optional(Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 200 })) }),
+        response: responses({ 200: Type.Object({ user: User, password: Type.Optional(Type.String()) }) }, [400, 401, 403, 404]),
+      },
+    },
+    async (request) => users.resetPassword(principalOf(request).firmId, request.params.userId, request.body.password),
+  );
+};
