@@ -221,7 +221,7 @@ describeEachDatabase('OAuth 2.0 authorization-code flow', (database) => {
     const fields = { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: String(t.firm.clientId), client_secret: t.firm.clientSecret };
     const results = await Promise.all([exchange(t.app, fields), exchange(t.app, fields)]);
     expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
-    expect(results[0]!.json().refresh_token).toBe(results[1]!.json().refresh_token);
+    expect(results[0].json().refresh_token).toBe(results[1].json().refresh_token);
   });
 
   it('refuses another client\'s refresh token', async () => {
