@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { importBook } from './import/index.js';
-import { type DemoCredentials, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
+import { DEMO_FIRM_CODE, type DemoCredentials, ensureCredentialsWritable, FIRM_CODE, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
 import { parseProfile } from './seed/profiles.js';
 import { findFirmIdByCode } from './platform/firms/repository.js';
 import { AuthRepository } from './platform/auth/repository.js';
@@ -85,6 +85,9 @@ async function main(argv: string[]): Promise<number> {
       if (!Number.isInteger(households) || households < 0) throw new UsageError('--households must be a whole number');
       if (!Number.isInteger(seed)) throw new UsageError('--seed must be an integer');
       const config = loadConfig();
+      const firmCode = values['firm-code'] ?? DEMO_FIRM_CODE;
+      if (!FIRM_CODE.test(firmCode)) throw new UsageError(`--firm-code must be 1 to 32 letters, digits, - or _; got "${firmCode}"`);
+      await ensureCredentialsWritable(config.dataDir, firmCode);
       const started = Date.now();
       const credentials = await withDatabase((db) =>
         seedDemoFirm(db, { households, seed, firmCode: values['firm-code'], profile: parseProfile(values.profile) }),

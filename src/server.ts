@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { AppConfig } from './config.js';
 import { type Db, migrateToLatest, openDatabase } from './db/database.js';
-import { DEMO_CREDENTIALS_FILE, type DemoCredentials, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
+import { DEMO_CREDENTIALS_FILE, DEMO_FIRM_CODE, type DemoCredentials, ensureCredentialsWritable, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
 import { countFirms } from './platform/firms/repository.js';
 import { guardProcess } from './shared/logger.js';
 
@@ -30,6 +30,8 @@ export async function startServer(config: AppConfig): Promise<StartedServer> {
   await migrateToLatest(db);
   let demo: StartedServer['demo'];
   if (config.seedDemoOnEmpty && (await countFirms(db)) === 0) {
+    // Before anything is committed: the passwords are lost if the file cannot be written after.
+    await ensureCredentialsWritable(config.dataDir, DEMO_FIRM_CODE);
     const credentials = await seedDemoFirm(db, { households: STARTUP_DEMO_HOUSEHOLDS, seed: 1 });
     demo = { credentials, file: await writeDemoCredentials(config.dataDir, credentials) };
   }

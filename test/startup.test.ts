@@ -126,3 +126,60 @@ describeEachDatabase('wealth migrate', (database) => {
     expect(output).toMatch(/error: /);
   }, 60_000);
 });
+
+/** Issue 14: seeding and writing the credentials happen together or not at all; each firm keeps its own file. */
+describeEachDatabase('wealth seed', (database) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wealth-seed-'));
+  const env: Record<string, string> = { DATA_DIR: dataDir, SQLITE_FILE: join(dataDir, 'seed.sqlite') };
+  let schema: string | undefined;
+  const firms = async () => {
+    if (!schema) return undefined;
+    const client = new pg.Client({ connectionString: database.config.dialect === 'postgres' ? database.config.url : '' });
+    await client.connect();
+    // The refused seed stops before migrating: no table, so no firm.
+    const exists = await client.query<{ t: string | null }>(`select to_regclass('${schema}.firms')::text as t`);
+    const { rows } = exists.rows[0]?.t ? await client.query<{ code: string; name: string }>(`select code, name from ${schema}.firms order by id`) : { rows: [] };
+    await client.end();
+    return rows;
+  };
+  afterAll(async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (schema && database.config.dialect === 'postgres') {
+      const client = new pg.Client({ connectionString: database.config.url });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    }
+  });
+
+  it('commits nothing when the credentials cannot be written, and gives each firm its own name and file', async () => {
+    if (database.config.dialect === 'postgres') {
+      schema = `seed_${randomBytes(5).toString('hex')}`;
+      const client = new pg.Client({ connectionString: database.config.url });
+      await client.connect();
+      await client.query(`create schema ${schema}`);
+      await client.end();
+      const url = new URL(database.config.url);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      env.DATABASE_URL = url.toString();
+      // PostgreSQL keeps no file in DATA_DIR: only the credentials need it, and they are checked first.
+      const refused = await finished(wealth(['seed', '--demo', '--households', '2'], { ...env, DATA_DIR: '/etc/hostname/not-a-directory' }));
+      expect(refused.code).toBe(1);
+      expect(refused.output).toContain("cannot write the firm's credentials in DATA_DIR");
+      expect(await firms()).toEqual([]);
+    }
+    const first = await finished(wealth(['seed', '--demo', '--households', '2'], env));
+    expect(first.code, first.output).toBe(0);
+    const second = await finished(wealth(['seed', '--demo', '--households', '2', '--firm-code', 'SECOND'], env));
+    expect(second.code, second.output).toBe(0);
+    const demo = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8'));
+    const other = JSON.parse(readFileSync(join(dataDir, 'credentials-SECOND.json'), 'utf8'));
+    expect(demo.firm).toMatchObject({ code: 'DEMO', name: 'Summit Wealth Partners (Demo)' });
+    expect(other.firm).toMatchObject({ code: 'SECOND', name: 'Demo firm SECOND' });
+    if (schema) expect((await firms())?.map((f) => f.code)).toEqual(['DEMO', 'SECOND']);
+
+    const badCode = await finished(wealth(['seed', '--demo', '--firm-code', 'a b!'], env));
+    expect(badCode.code).toBe(1);
+    expect(badCode.output.trim()).toBe('--firm-code must be 1 to 32 letters, digits, - or _; got "a b!"');
+  }, 120_000);
+});

@@ -31,6 +31,11 @@ export class RowReader {
 
   private raw(field: string): unknown {
     const value = this.row.values.get(normalize(field));
+    // PostgreSQL refuses NUL in text and SQLite stores it silently: refused here, as over HTTP.
+    if (typeof value === 'string' && value.includes('\u0000')) {
+      this.fail(field, 'must not contain a NUL character');
+      return undefined;
+    }
     return value === '' ? undefined : (value ?? undefined);
   }
 

@@ -157,6 +157,24 @@ describeEachDatabase('importBook', (dialect) => {
     ]);
   });
 
+  it('refuses empty and header-only files and NUL characters, writing nothing (issue 14)', async () => {
+    const before = await count(db, 'clients', firmId);
+    const report = await importBook(db, firmId, [
+      file('clients.csv', ''),
+      file('products.csv', 'ticker,name,type\n'),
+      file('representatives.csv', 'number,first_name,last_name,broker_dealer\nR-1,A\u0000x,B,LAKE\n'),
+    ]);
+    expect(report.ok).toBe(false);
+    expect(report.errors.map((e) => [e.file.split('/').pop(), e.line, e.field, e.message])).toEqual(
+      expect.arrayContaining([
+        ['clients.csv', 0, '(file)', 'holds no rows'],
+        ['products.csv', 0, '(file)', 'holds no rows'],
+        ['representatives.csv', 2, 'first_name', 'must not contain a NUL character'],
+      ]),
+    );
+    expect(await count(db, 'clients', firmId)).toBe(before);
+  });
+
   it('requires the sleeves of a new sleeved registration to total 100', async () => {
     const report = await importBook(db, firmId, [
       file('registrations.csv', 'client,name,type,is_sleeved\nSolo Client,Sleeved Trust,Revocable Trust,true\n'),

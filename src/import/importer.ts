@@ -43,7 +43,14 @@ export async function importBook(db: Db, firmId: number, files: string[], option
   }
 
   const rows: SourceRow[] = [];
-  for (const file of files) rows.push(...(await readSource(file, errors)));
+  for (const file of files) {
+    const fromFile = await readSource(file, errors);
+    const refused = errors.some((e) => e.file === file);
+    // An empty or header-only file is a mistake (a failed export, the wrong file), not "nothing to do".
+    if (fromFile.length === 0 && !refused) errors.push({ file, line: 0, field: '(file)', message: 'holds no rows' });
+    // One row at a time: spreading a 500,000-row file into push() overflows the call stack.
+    for (const row of fromFile) rows.push(row);
+  }
   for (const row of rows) read[row.entity]++;
   const byEntity = ENTITIES.map((entity) => rows.filter((r) => r.entity === entity));
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Db } from '../db/database.js';
 import { DEFAULT_ROLES } from '../platform/auth/privileges.js';
 import { digest, hashPassword, newClientSecret } from '../platform/auth/secrets.js';
@@ -30,6 +31,8 @@ export interface SeedDemoOptions {
 }
 
 export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
+export const DEMO_FIRM_CODE = 'DEMO';
+export const FIRM_CODE = /^[A-Za-z0-9_-]{1,32}$/;
 export const PARTNER_REDIRECT_URIS = ['http://localhost:3000/callback', 'https://localhost:3000/callback'];
 const AUDIT_BY = 'seed';
 
@@ -56,8 +59,10 @@ export async function seedDemoFirm(db: Db, options: SeedDemoOptions): Promise<De
   if (!Number.isInteger(options.seed)) throw new Error(`seed must be an integer, got ${options.seed}`);
   const asOf = options.asOf ?? new Date().toISOString().slice(0, 10);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(asOf) || Number.isNaN(Date.parse(asOf))) throw new Error(`asOf must be YYYY-MM-DD, got ${asOf}`);
-  const code = options.firmCode ?? 'DEMO';
-  const name = options.firmName ?? 'Summit Wealth Partners (Demo)';
+  const code = options.firmCode ?? DEMO_FIRM_CODE;
+  if (!FIRM_CODE.test(code)) throw new Error(`firm code must be 1 to 32 letters, digits, - or _; got "${code}"`);
+  // Each firm its own name, so that two seeded firms are told apart in every list and page.
+  const name = options.firmName ?? (code === DEMO_FIRM_CODE ? 'Summit Wealth Partners (Demo)' : `Demo firm ${code}`);
   const stamp = `${asOf}T00:00:00.000Z`;
   const audit = { at: stamp, by: AUDIT_BY };
   const generatorOptions = { households: options.households, seed: options.seed, asOf, chunkSize: options.chunkSize, profile: options.profile };
@@ -135,8 +140,31 @@ async function accessRows(code: string, stamp: string) {
 }
 
 /** Writes the credentials where scripts and tests look for them (`DATA_DIR/demo-credentials.json`). */
+/** The demo firm's file keeps the name the README uses; every other firm gets its own file. */
+export const credentialsFileOf = (dataDir: string, firmCode: string) =>
+  join(dataDir, firmCode === DEMO_FIRM_CODE ? DEMO_CREDENTIALS_FILE : `credentials-${firmCode}.json`);
+
+/**
+ * Checked before a firm is seeded: its passwords exist only in memory until this file is written,
+ * so a seed that could not write it would lose them for good. The folder is created, the file must
+ * not exist yet (another firm's credentials are never overwritten), and a probe write must succeed.
+ */
+export async function ensureCredentialsWritable(dataDir: string, firmCode: string): Promise<string> {
+  const file = credentialsFileOf(dataDir, firmCode);
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    if (existsSync(file)) throw new Error(`${file} already exists (credentials of an earlier firm ${firmCode}); move it away or choose another firm code`);
+    const probe = `${file}.probe`;
+    await writeFile(probe, '', { mode: 0o600 });
+    await unlink(probe);
+  } catch (error) {
+    throw new Error(`cannot write the firm's credentials in DATA_DIR (${dataDir}): ${(error as Error).message}. Nothing was seeded.`, { cause: error });
+  }
+  return file;
+}
+
 export async function writeDemoCredentials(dataDir: string, credentials: DemoCredentials): Promise<string> {
-  const file = join(dataDir, DEMO_CREDENTIALS_FILE);
-  await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  const file = credentialsFileOf(dataDir, credentials.firm.code);
+  await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   return file;
 }
