@@ -58,6 +58,15 @@ describeEachDatabase('hostile input', (database) => {
     }
   });
 
+  it('an id no record can have is that item\'s error in an item-by-item validation, not a 500', async () => {
+    const response = await call('POST', '/api/v1/trading/validateimport/orders/list', [{ accountId: 1e20, ticker: 'VTI', action: 'BUY', dollars: 100 }, { accountId: 2 ** 53 - 1, ticker: 'VTI', action: 'BUY', shares: 1 }]);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().map((item: { isValid: boolean; message: string }) => [item.isValid, item.message])).toEqual([
+      [false, expect.stringMatching(/not found/)],
+      [false, expect.stringMatching(/not found/)],
+    ]);
+  });
+
   it('an error body never echoes a large input', async () => {
     const huge = 'x'.repeat(200_000);
     const response = await call('POST', '/api/v1/Portfolio/Clients/Verbose', { portfolio: { name: huge } });

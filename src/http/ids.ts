@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
+import { MAX_ID } from '../shared/ids.js';
 
-/** Ids are 32-bit integer columns on PostgreSQL: a larger number is a 400, not a database error. */
-export const MAX_ID = 2_147_483_647;
+export { MAX_ID };
+
+/** A larger number than a 32-bit id column holds is a 400, not a database error. */
 export const IdSchema = (options: { description?: string } = {}) => Type.Integer({ minimum: 1, maximum: MAX_ID, ...options });

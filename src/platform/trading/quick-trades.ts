@@ -7,6 +7,7 @@ import { TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksForEngine } from '../trade-blocks/engine-input.js';
 import type { NewTrade, TradingRepository } from './repository.js';
 import type { QuickTradeCheck, QuickTradeChecked, QuickTradeRequest } from './schemas.js';
+import { isStorableId } from '../../shared/ids.js';
 
 type Product = { id: number; ticker: string; type: string; price_micros: number | null; allows_fractional: number };
 
@@ -24,7 +25,8 @@ export class QuickTradeService {
   ) {}
 
   async validate(firmId: number, items: QuickTradeCheck[]): Promise<QuickTradeChecked[]> {
-    const accountIds = [...new Set(items.map((i) => i.accountId).filter((id) => Number.isInteger(id) && id > 0))];
+    // Each item is judged on its own (section 2.11): an id no record can have is that item's error, not a query's.
+    const accountIds = [...new Set(items.map((i) => i.accountId).filter(isStorableId))];
     const accounts = new Map((await this.repository.accountsByIds(firmId, accountIds)).map((a) => [a.id, a]));
     const tickers = [...new Set(items.map((i) => i.ticker.trim().toUpperCase()))];
     const products = new Map((await this.repository.productsOf(firmId, { tickers })).map((p) => [p.ticker, p]));
