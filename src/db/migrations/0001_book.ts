@@ -1,5 +1,5 @@
 import type { ColumnDefinitionBuilder, Migration } from 'kysely';
-import { type AnyDb, firmTable, index, withAudit, withId } from './helpers.js';
+import { type AnyDb, firmTable, index, withAudit, withId, dropTables } from './helpers.js';
 
 // Booleans are 0/1 integers on both dialects (better-sqlite3 cannot bind JS booleans).
 const flag = (name: string, fallback: 0 | 1) =>
@@ -236,5 +236,8 @@ export const book: Migration = {
       .addColumn('substitute_product_id', 'integer', (c) => c.notNull().references('products.id'))
       .execute();
     await index(db, 'product_substitutions', ['firm_id', 'product_id']);
+  },
+  async down(db: AnyDb) {
+    await dropTables(db, ['access_tokens', 'accounts', 'broker_dealers', 'clients', 'firms', 'model_agg_models', 'model_aggs', 'model_allocations', 'model_equivalents', 'model_teams', 'models', 'partner_apps', 'pending_transactions', 'positions', 'product_prices', 'product_substitutions', 'products', 'registrations', 'representatives', 'role_privileges', 'roles', 'tax_lots', 'team_users', 'teams', 'trade_group_accounts', 'trade_groups', 'users']);
   },
 };

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { type AnyDb, firmTable, index } from './helpers.js';
+import { type AnyDb, firmTable, index, dropTables } from './helpers.js';
 
 /** OAuth 2.0: authorization codes, refresh-token chains, sign-in flows and throttling. */
 export const auth: Migration = {
@@ -56,5 +56,10 @@ export const auth: Migration = {
       .addColumn('window_started_at', 'text', (c) => c.notNull())
       .addColumn('locked_until', 'text')
       .execute();
+  },
+  async down(db: AnyDb) {
+    await dropTables(db, ['authorization_codes', 'oauth_flows', 'refresh_tokens', 'sign_in_failures']);
+    await db.schema.dropIndex('access_tokens_chain_id_ix').execute();
+    await db.schema.alterTable('access_tokens').dropColumn('chain_id').execute();
   },
 };

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { type AnyDb, firmTable, index, withAudit } from './helpers.js';
+import { type AnyDb, firmTable, index, withAudit, dropTables } from './helpers.js';
 
 /**
  * Trade blocks (spec 4.2): reasons, details and their history on the platform; the generic
@@ -84,5 +84,8 @@ export const tradeBlocks: Migration = {
       .execute();
     await index(db, 'rebalancer_sync_log', ['event_id'], true);
     await index(db, 'rebalancer_sync_log', ['firm_id', 'global_id']);
+  },
+  async down(db: AnyDb) {
+    await dropTables(db, ['outbox', 'rebalancer_sync_log', 'rebalancer_trade_block_details', 'trade_block_details', 'trade_block_history', 'trade_block_reasons']);
   },
 };

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { type AnyDb, firmTable, index, withAudit } from './helpers.js';
+import { type AnyDb, firmTable, index, withAudit, dropTables } from './helpers.js';
 
 /**
  * The rebalancing application's data (issue 7): restricted plans and their securities, set aside
@@ -70,5 +70,8 @@ export const rebalancerData: Migration = {
       .addColumn('created_by', 'text', (c) => c.notNull())
       .execute();
     await index(db, 'account_transactions', ['firm_id', 'account_id', 'trade_date']);
+  },
+  async down(db: AnyDb) {
+    await dropTables(db, ['account_transactions', 'restricted_plan_securities', 'restricted_plans', 'set_aside_cash']);
   },
 };

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { type AnyDb, firmTable, index } from './helpers.js';
+import { type AnyDb, firmTable, index, dropTables } from './helpers.js';
 
 /** Rebalance batches, their chunks and messages; trade instances and their trades (open orders). */
 export const trading: Migration = {
@@ -68,5 +68,8 @@ export const trading: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
     await index(db, 'batch_messages', ['batch_id']);
+  },
+  async down(db: AnyDb) {
+    await dropTables(db, ['batch_chunks', 'batch_messages', 'batches', 'trade_instances', 'trades']);
   },
 };

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { type AnyDb, firmTable, index, withAudit } from './helpers.js';
+import { type AnyDb, firmTable, index, withAudit, dropTables } from './helpers.js';
 
 /**
  * User-defined (custom) fields of section 4.9: a firm's field definitions per level and their
@@ -33,5 +33,8 @@ export const customFields: Migration = {
     // Reads go by record (entity_id in ...); the pair is also the upsert's conflict target.
     await index(db, 'user_defined_values', ['entity_id', 'definition_id'], true);
     await index(db, 'user_defined_values', ['definition_id']);
+  },
+  async down(db: AnyDb) {
+    await dropTables(db, ['user_defined_definitions', 'user_defined_values']);
   },
 };

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { type AnyDb, firmTable, index, withAudit } from './helpers.js';
+import { type AnyDb, firmTable, index, withAudit, dropTables } from './helpers.js';
 
 /**
  * Sleeves (section 2.15, issue 8). A sleeve is an account of its registration: its type, target
@@ -62,5 +62,8 @@ export const sleeves: Migration = {
       .execute();
     await index(db, 'sleeve_transfers', ['trade_instance_id']);
     await index(db, 'sleeve_transfers', ['account_id']);
+  },
+  async down(db: AnyDb) {
+    await dropTables(db, ['account_sleeves', 'sleeve_registrations', 'sleeve_transfers']);
   },
 };

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { type AnyDb, firmTable, index, withAudit } from './helpers.js';
+import { type AnyDb, firmTable, index, withAudit, dropTables } from './helpers.js';
 
 /**
  * The risk-profiling integration (issue 9): the built-in partner's clients and their surveys, and
@@ -40,5 +40,8 @@ export const riskProfiling: Migration = {
       .addColumn('created_by', 'text', (c) => c.notNull())
       .execute();
     await index(db, 'risk_partner_clients', ['partner_client_id'], true);
+  },
+  async down(db: AnyDb) {
+    await dropTables(db, ['risk_clients', 'risk_partner_clients', 'risk_surveys']);
   },
 };

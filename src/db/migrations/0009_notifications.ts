@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { type AnyDb, firmTable, index } from './helpers.js';
+import { type AnyDb, firmTable, index, dropTables } from './helpers.js';
 
 /**
  * Notifications (spec 2.18, 4.12, 6.2): partner webhook integrations with their push endpoint,
@@ -60,5 +60,8 @@ export const notifications: Migration = {
       .execute();
     await index(db, 'notification_deliveries', ['notification_id', 'integration_id'], true);
     await index(db, 'notification_deliveries', ['integration_id', 'id']);
+  },
+  async down(db: AnyDb) {
+    await dropTables(db, ['notification_deliveries', 'notification_sources', 'notifications', 'notify_integrations']);
   },
 };

@@ -1,4 +1,5 @@
-import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
+import { type CreateTableBuilder, type Kysely, sql } from 'kysely';
+import { isPostgres } from '../dialect.js';
 
 /**
  * The few column shapes that differ between SQLite and PostgreSQL, so that every
@@ -7,7 +8,26 @@ import { PostgresAdapter, type CreateTableBuilder, type Kysely } from 'kysely';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyDb = Kysely<any>;
 
-export const isPostgres = (db: AnyDb): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+export { isPostgres };
+
+/**
+ * A migration's `down`: drops the tables its `up` created. PostgreSQL drops them in one statement
+ * (cascade covers their foreign keys to each other); SQLite drops a table only after the tables
+ * whose rows still point at it, so the list is retried until it is empty.
+ */
+export async function dropTables(db: AnyDb, tables: string[]) {
+  if (isPostgres(db)) {
+    await sql`drop table if exists ${sql.join(tables.map((t) => sql.table(t)))} cascade`.execute(db);
+    return;
+  }
+  let left = [...tables];
+  for (let pass = 0; left.length > 0 && pass <= tables.length; pass++) {
+    const failed: string[] = [];
+    for (const table of left) await db.schema.dropTable(table).ifExists().execute().catch(() => failed.push(table));
+    left = failed;
+  }
+  if (left.length > 0) throw new Error(`could not drop ${left.join(', ')}`);
+}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function withId<T extends string>(db: AnyDb, table: CreateTableBuilder<T, any>) {
