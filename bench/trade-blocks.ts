@@ -16,7 +16,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
-import { createSmallBook } from '../src/platform/trade-blocks/test-support.js';
+import { createSmallBook } from '../src/trade-blocks/test-support.js';
 import { createTestFirm } from '../test/support/firm.js';
 
 const { values } = parseArgs({

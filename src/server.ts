@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import type { AppConfig } from './config.js';
 import { type Db, migrateToLatest, openDatabase } from './db/database.js';
 import { DEMO_CREDENTIALS_FILE, DEMO_FIRM_CODE, type DemoCredentials, ensureCredentialsWritable, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
-import { countFirms } from './platform/firms/repository.js';
+import { countFirms } from './book/firms/repository.js';
 import { guardProcess } from './shared/logger.js';
 
 export const STARTUP_DEMO_HOUSEHOLDS = 40;

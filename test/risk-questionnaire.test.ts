@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { answersOfPoints, createHousehold } from '../src/platform/integrations/risk-partner/test-support.js';
+import { answersOfPoints, createHousehold } from '../src/integrations/risk-partner/test-support.js';
 import { useTestApp } from './support/app.js';
 import { describeEachDatabase } from './support/databases.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedDemoFirm } from '../src/seed/demo.js';
 import { useTestApp } from './support/app.js';
 import { describeEachDatabase } from './support/databases.js';
-import { SYSTEM_SLEEVE_TYPES } from '../src/platform/sleeves/schemas.js';
+import { SYSTEM_SLEEVE_TYPES } from '../src/book/sleeves/schemas.js';
 
 const root = join(import.meta.dirname, '..');
 const ACCOUNTS = 10_000;

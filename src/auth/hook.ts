@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { problem } from '../../http/problem.js';
+import { problem } from '../http/problem.js';
 import type { PrivilegeName } from './privileges.js';
 import { type AuthService, type Principal, parseSessionToken } from './service.js';
 

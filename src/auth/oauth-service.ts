@@ -1,5 +1,5 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 import { AuthorizePageError, OAuthError } from './oauth-errors.js';
 import type { AuthRepository } from './repository.js';
 import { digest, newToken, seal, unseal } from './secrets.js';

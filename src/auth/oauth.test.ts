@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { useTestApp } from '../../../test/support/app.js';
-import { describeEachDatabase } from '../../../test/support/databases.js';
-import { authorize, csrfOf, exchange, fakeClock, form } from '../../../test/support/oauth.js';
+import { useTestApp } from '../../test/support/app.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
+import { authorize, csrfOf, exchange, fakeClock, form } from '../../test/support/oauth.js';
 
 const REDIRECT = 'https://partner.example/alpha/callback';
 

@@ -6,7 +6,7 @@ import type {
   RefreshTokenTable,
   SignInFailureTable,
   UserTable,
-} from '../../db/schema.js';
+} from '../db/schema.js';
 
 export type UserRow = Selectable<UserTable>;
 

@@ -1,5 +1,5 @@
-import { DomainError } from '../../shared/errors.js';
-import { type Clock, isoNow } from '../../shared/clock.js';
+import { DomainError } from '../shared/errors.js';
+import { type Clock, isoNow } from '../shared/clock.js';
 import type { AuthRepository, UserRow } from './repository.js';
 import { OAuthError } from './oauth-errors.js';
 import { digest, matchesDigest, newToken, verifyUserPassword } from './secrets.js';

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { useTestApp } from '../../../test/support/app.js';
-import { describeEachDatabase } from '../../../test/support/databases.js';
-import { authorize, exchange, fakeClock } from '../../../test/support/oauth.js';
+import { useTestApp } from '../../test/support/app.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
+import { authorize, exchange, fakeClock } from '../../test/support/oauth.js';
 
 const REDIRECT = 'https://partner.example/alpha/callback';
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;

@@ -1,5 +1,5 @@
-import type { Clock } from '../../shared/clock.js';
-import { DomainError } from '../../shared/errors.js';
+import type { Clock } from '../shared/clock.js';
+import { DomainError } from '../shared/errors.js';
 import type { AuthRepository } from './repository.js';
 
 export class LockedOut extends DomainError {

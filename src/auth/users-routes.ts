@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { IdSchema } from '../../http/ids.js';
-import { responses } from '../../http/problem.js';
+import { IdSchema } from '../http/ids.js';
+import { responses } from '../http/problem.js';
 import { principalOf } from './hook.js';
 import { Privilege } from './privileges.js';
 import { MIN_PASSWORD_LENGTH, type UserAdminService } from './users.js';

@@ -1,5 +1,5 @@
-import { type Clock, isoNow } from '../../shared/clock.js';
-import { DomainError, notFound, validationError } from '../../shared/errors.js';
+import { type Clock, isoNow } from '../shared/clock.js';
+import { DomainError, notFound, validationError } from '../shared/errors.js';
 import type { AuthRepository, UserRow } from './repository.js';
 import { hashPassword, newClientSecret } from './secrets.js';
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { describeEachDatabase } from '../../../test/support/databases.js';
-import { useTestApp } from '../../../test/support/app.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
+import { useTestApp } from '../../test/support/app.js';
 
 describeEachDatabase('portfolio book API (verbose)', (database) => {
   const t = useTestApp(database);

@@ -1,8 +1,7 @@
-import type { TObject } from 'typebox';
-import type { CustomFieldLevel } from '../custom-fields/schemas.js';
-import type { AccountTable, ClientTable, ProductTable, RegistrationTable } from '../../db/schema.js';
-import { centsToDollars, dollarsToCents, microsToPrice, priceToMicros } from '../../shared/money.js';
-import { representatives } from '../representatives/entity.js';
+import type { EntityDescriptor } from './entity-descriptor.js';
+import type { AccountTable, ClientTable, ProductTable, RegistrationTable } from '../db/schema.js';
+import { centsToDollars, dollarsToCents, microsToPrice, priceToMicros } from '../shared/money.js';
+import { representatives } from './representatives/entity.js';
 import { audit, flag, type Row } from './mapping.js';
 import {
   AccountInput,
@@ -15,38 +14,7 @@ import {
   RegistrationRecord,
 } from './schemas.js';
 
-/**
- * One descriptor per verbose entity of the portfolio API. The routes, service and repository
- * are generic over it, so an entity is its mapping and its rules, written once.
- */
-export type BookTable = 'clients' | 'registrations' | 'accounts' | 'products' | 'representatives';
-export type ReferencedTable = BookTable | 'models' | 'restricted_plans' | 'broker_dealers';
-
-export interface EntityDescriptor<Input, Record> {
-  /** Path segment in `/v1/Portfolio/{path}`. */
-  path: string;
-  label: string;
-  table: BookTable;
-  /** The custom-field level of section 2.16. */
-  level: CustomFieldLevel;
-  input: TObject;
-  record: TObject;
-  toRecord(row: never): Record;
-  /**
-   * Columns for the fields present in the input: an omitted optional field keeps its stored value.
-   * `stored` is the row an update changes (undefined on create).
-   */
-  toColumns(input: Input, stored?: never): { [column: string]: unknown };
-  /** Ids in the input that must name a row of the caller's firm. */
-  references: { field: keyof Input & string; table: ReferencedTable; label: string }[];
-  /** Fields unique within the firm. */
-  uniques: { field: keyof Input & string; column: string }[];
-  normalize?(input: Input): Input;
-  /** POST takes `{ [envelope]: record, id: 0 }` (section 2.13) instead of the bare record. */
-  envelope?: string;
-  /** Served at `GET …/Verbose/New`: a new record with every field at its default. */
-  template?: { schema: TObject; value(): object };
-}
+export type { BookTable, EntityDescriptor, ReferencedTable } from './entity-descriptor.js';
 
 export const clients: EntityDescriptor<ClientInput, ClientRecord> = {
   path: 'Clients',

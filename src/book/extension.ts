@@ -1,5 +1,5 @@
-import type { FieldProblem } from '../../shared/errors.js';
-import type { CustomFieldLevel, UserDefinedField, UserDefinedFieldInput } from '../custom-fields/schemas.js';
+import type { FieldProblem } from '../shared/errors.js';
+import type { CustomFieldLevel, UserDefinedField, UserDefinedFieldInput } from './custom-fields/schemas.js';
 import type { BookRepository } from './repository.js';
 
 export interface Actor {

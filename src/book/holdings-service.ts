@@ -1,5 +1,5 @@
-import { type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
-import { centsToDollars, dollarsToCents, microsToPrice, microsToShares, priceToMicros, sharesToMicros } from '../../shared/money.js';
+import { type FieldProblem, notFound, validationFailed } from '../shared/errors.js';
+import { centsToDollars, dollarsToCents, microsToPrice, microsToShares, priceToMicros, sharesToMicros } from '../shared/money.js';
 import type { BookRepository } from './repository.js';
 import type { PositionInput, PositionRecord, PriceInput, PriceRecord } from './schemas.js';
 

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database } from '../db/schema.js';
 import type { BookTable, ReferencedTable } from './entities.js';
 
 // The verbose entities share one generic code path; Kysely's types cannot follow a table name

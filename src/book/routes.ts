@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
-import { responses } from '../../http/problem.js';
-import { validationError } from '../../shared/errors.js';
+import { responses } from '../http/problem.js';
+import { validationError } from '../shared/errors.js';
 import { principalOf } from '../auth/hook.js';
 import { Privilege } from '../auth/privileges.js';
 import type { EntityDescriptor } from './entities.js';
 import type { HoldingsService } from './holdings-service.js';
 import { KeyParams, PageQuery, PositionInput, PositionRecord, PriceInput, PriceRecord } from './schemas.js';
 import { type Expand, NO_EXPAND, type VerboseService } from './service.js';
-import { IdSchema } from '../../http/ids.js';
-import { UserDefinedField, UserDefinedFieldsInput } from '../custom-fields/schemas.js';
+import { IdSchema } from '../http/ids.js';
+import { UserDefinedField, UserDefinedFieldsInput } from './custom-fields/schemas.js';
 
 export interface BookRouteOptions {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema } from '../../http/ids.js';
+import { IdSchema } from '../http/ids.js';
 
 const Id = IdSchema();
 const Audit = {
@@ -12,7 +12,7 @@ const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Dollars = Type.Number({ minimum: -1e13, maximum: 1e13, description: 'US dollars' });
 const IsoDate = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 
-export { PageQuery } from '../../http/paging.js';
+export { PageQuery } from '../http/paging.js';
 
 export const KeyParams = Type.Object({ key: IdSchema() });
 

@@ -1,6 +1,6 @@
-import { type Clock, isoNow } from '../../shared/clock.js';
-import { DomainError, type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
-import type { UserDefinedFieldInput } from '../custom-fields/schemas.js';
+import { type Clock, isoNow } from '../shared/clock.js';
+import { DomainError, type FieldProblem, notFound, validationFailed } from '../shared/errors.js';
+import type { UserDefinedFieldInput } from './custom-fields/schemas.js';
 import type { EntityDescriptor } from './entities.js';
 import type { Actor, UserDefinedFieldsPort } from './extension.js';
 import type { BookRepository } from './repository.js';

@@ -88,7 +88,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
 export async function migrateToLatest(db: Db): Promise<string[]> {
   // Kysely looks for its bookkeeping tables across schemas; pin them to ours so that databases in
   // sibling schemas (parallel test suites, several firms' installs) never see each other's.
-  const migrator = new Migrator({ db: db.kysely, provider: migrationProvider, migrationTableSchema: db.schema });
+  // A schema chosen in the URL (`options=-c search_path=…`) is pinned the same way, by asking the
+  // connection which schema it writes to.
+  const schema = db.schema ?? (db.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name : undefined);
+  const migrator = new Migrator({ db: db.kysely, provider: migrationProvider, migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -2,7 +2,21 @@
 // string formatting is a visible share of the per-account cost.
 
 import { fixed1, formatBand, formatDollars, formatPct } from './money.js';
-import type { AccountState, Line } from './state.js';
+
+/** What a reason reads of the account and its line: stated here so that state.ts, which builds the
+ * account, can use reasons without the two importing each other. */
+interface AccountState {
+  investable: number;
+  settings: { amount: number; exactTrades: boolean };
+}
+interface Line {
+  value: number;
+  ticker: string;
+  targetPct: number;
+  inModel: boolean;
+  lowerPct: number;
+  upperPct: number;
+}
 
 export const Why = {
   Drift: 0,

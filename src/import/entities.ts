@@ -1,7 +1,7 @@
 import { dollarsToCents, MAX_DOLLARS, priceToMicros, sharesToMicros } from '../shared/money.js';
 import type { ChunkRows, FirmRows } from '../seed/rows.js';
 import { RowReader } from './fields.js';
-import { Lookups } from './lookups.js';
+import { Lookups } from './lookups-repository.js';
 import type { Entity, ImportIssue, SourceRow } from './sources.js';
 
 export const PRODUCT_TYPES = ['Equity', 'ETF', 'MutualFund', 'FixedIncome', 'Cash'] as const;

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import { inWriteTransaction, writeTables } from '../seed/repository.js';
 import { checkSleeveTotals, emptyTables, handleRow, type ImportTables } from './entities.js';
-import { loadHeld, loadLookups, Lookups } from './lookups.js';
+import { firmExists, loadHeld, loadLookups, Lookups } from './lookups-repository.js';
 import { ENTITIES, type Entity, type ImportIssue, readSource, type SourceRow } from './sources.js';
 
 export type { ImportIssue } from './sources.js';
@@ -57,8 +57,7 @@ export async function importBook(db: Db, firmId: number, files: string[], option
   // Validation runs inside the write transaction so that no other writer can take a number or
   // ticker between the check and the insert.
   await inWriteTransaction(db, async (conn) => {
-    const firm = await conn.selectFrom('firms').select('id').where('id', '=', firmId).executeTakeFirst();
-    if (!firm) {
+    if (!(await firmExists(conn, firmId))) {
       errors.push({ file: '', line: 0, field: 'firmId', message: `no firm with id ${firmId}` });
       return;
     }

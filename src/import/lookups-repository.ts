@@ -81,6 +81,10 @@ export class Lookups {
 }
 
 /** Loads only what the entities present can refer to. */
+export async function firmExists(conn: Kysely<Database>, firmId: number): Promise<boolean> {
+  return (await conn.selectFrom('firms').select('id').where('id', '=', firmId).executeTakeFirst()) !== undefined;
+}
+
 export async function loadLookups(conn: Kysely<Database>, firmId: number, present: Set<Entity>): Promise<Lookups> {
   const l = new Lookups();
   const needs = (...entities: Entity[]) => entities.some((e) => present.has(e));

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../../test/support/databases.js';
-import { createTestFirm, type TestFirm } from '../../../test/support/firm.js';
-import type { Db } from '../../db/database.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
+import { createTestFirm, type TestFirm } from '../../test/support/firm.js';
+import type { Db } from '../db/database.js';
 import { OutboxRepository } from '../outbox/repository.js';
 import { TradingRepository } from '../trading/repository.js';
-import { recordBatchEnded } from './platform-events.js';
+import { recordBatchEnded } from './platform-events-repository.js';
 import { PUSH_TOPIC } from './repository.js';
 
 /**

@@ -1,15 +1,15 @@
-import type { Db } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
+import type { Db } from '../db/database.js';
+import type { Clock } from '../shared/clock.js';
 import { OutboxDispatcher } from '../outbox/dispatcher.js';
 import { OutboxRepository } from '../outbox/repository.js';
-import { SetAsideExpiryRepository } from './platform-events.js';
+import { SetAsideExpiryRepository } from './platform-events-repository.js';
 import type { Links } from './present.js';
 import { PUSH_DEFAULTS, type PushOptions, PushSender } from './push.js';
 import { NotificationRepository, PUSH_TOPIC } from './repository.js';
 import { type PartnerVerifier, NotificationService } from './service.js';
 import { SetAsideExpirySweeper } from './sweeper.js';
 
-export { recordBatchEnded, recordSetAsidesExpired } from './platform-events.js';
+export { recordBatchEnded, recordSetAsidesExpired } from './platform-events-repository.js';
 export { verifySignature } from './signature.js';
 
 /**

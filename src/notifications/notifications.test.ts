@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestApp } from '../../../test/support/app.js';
-import { createTestBook, type TestBook } from '../../../test/support/book.js';
-import { describeEachDatabase } from '../../../test/support/databases.js';
-import { fakeClock } from '../../../test/support/oauth.js';
-import { loadConfig } from '../../config.js';
-import { createServices } from '../../services.js';
-import { rebalancerSession } from '../../rebalancer/test-support.js';
+import { useTestApp } from '../../test/support/app.js';
+import { createTestBook, type TestBook } from '../../test/support/book.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
+import { fakeClock } from '../../test/support/oauth.js';
+import { loadConfig } from '../config.js';
+import { createServices } from '../services.js';
+import { rebalancerSession } from '../../test/support/rebalancer.js';
 import { call, createPartner, integrate, type Partner, partnerOf, sessionThrough } from './test-support.js';
 
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { centsToDollars } from '../../shared/money.js';
+import type { Database } from '../db/schema.js';
+import { centsToDollars } from '../shared/money.js';
 import { insertNotification } from './repository.js';
 
 /**

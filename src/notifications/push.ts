@@ -1,4 +1,4 @@
-import type { Clock } from '../../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { ClaimedMessage } from '../outbox/repository.js';
 import { type Links, presentNotification } from './present.js';
 import type { NotificationRepository } from './repository.js';

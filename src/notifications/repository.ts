@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Database, NotificationDeliveryTable, NotifyIntegrationTable } from '../../db/schema.js';
+import type { Database, NotificationDeliveryTable, NotifyIntegrationTable } from '../db/schema.js';
 import { OutboxRepository } from '../outbox/repository.js';
 
 /** The outbox topic of push deliveries: one message per delivery, payload `{ deliveryId }`. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { responses } from '../../http/problem.js';
+import { responses } from '../http/problem.js';
 import { principalOf } from '../auth/hook.js';
 import {
   DeliveryRecord,

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { Skip, Top } from '../../http/paging.js';
-import { IdSchema } from '../../http/ids.js';
+import { Skip, Top } from '../http/paging.js';
+import { IdSchema } from '../http/ids.js';
 
 /** Lengths a notification's fields may have (docs/notifications.md). */
 export const LIMITS = { subject: 200, body: 4000, categoryName: 100, url: 2000 } as const;

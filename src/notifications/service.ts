@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Clock, isoNow } from '../../shared/clock.js';
-import { DomainError, validationFailed, type FieldProblem } from '../../shared/errors.js';
+import { type Clock, isoNow } from '../shared/clock.js';
+import { DomainError, validationFailed, type FieldProblem } from '../shared/errors.js';
 import type { Principal } from '../auth/service.js';
 import { type Links, presentNotification } from './present.js';
 import type { IntegrationRow, NotificationRepository } from './repository.js';

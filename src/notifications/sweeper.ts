@@ -1,6 +1,6 @@
-import type { Clock } from '../../shared/clock.js';
-import { type Logger, stderrLogger } from '../../shared/logger.js';
-import type { SetAsideExpiryRepository } from './platform-events.js';
+import type { Clock } from '../shared/clock.js';
+import { type Logger, stderrLogger } from '../shared/logger.js';
+import type { SetAsideExpiryRepository } from './platform-events-repository.js';
 
 export interface SweepOptions {
   intervalMs: number;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { TestContext } from '../../../test/support/app.js';
+import type { Database } from '../db/schema.js';
+import type { TestContext } from '../../test/support/app.js';
 import { digest } from '../auth/secrets.js';
 
 export interface Partner {

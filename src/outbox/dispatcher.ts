@@ -1,5 +1,5 @@
-import type { Clock } from '../../shared/clock.js';
-import { type Logger, stderrLogger } from '../../shared/logger.js';
+import type { Clock } from '../shared/clock.js';
+import { type Logger, stderrLogger } from '../shared/logger.js';
 import type { ClaimedMessage, OutboxRepository } from './repository.js';
 
 /** Must be idempotent: a message is delivered at least once. */

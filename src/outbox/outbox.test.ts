@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Db } from '../../db/database.js';
-import { describeEachDatabase } from '../../../test/support/databases.js';
-import { createTestFirm } from '../../../test/support/firm.js';
+import type { Db } from '../db/database.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
+import { createTestFirm } from '../../test/support/firm.js';
 import { OutboxDispatcher } from './dispatcher.js';
 import { OutboxRepository } from './repository.js';
 

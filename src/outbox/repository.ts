@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { locksRows } from '../../db/dialect.js';
-import type { Database } from '../../db/schema.js';
+import { locksRows } from '../db/dialect.js';
+import type { Database } from '../db/schema.js';
 
 export interface OutboxMessage {
   firmId: number;

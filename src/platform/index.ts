@@ -3,20 +3,20 @@ import type { FastifyPluginAsync } from 'fastify';
 import { healthRoutes } from '../http/health.js';
 import { registerOpenApi } from '../http/openapi.js';
 import type { Services } from '../services.js';
-import { requireAuthentication } from './auth/hook.js';
-import { oauthRoutes } from './auth/oauth-routes.js';
-import { authRoutes } from './auth/routes.js';
-import { bookRoutes } from './book/routes.js';
-import { customFieldRoutes } from './custom-fields/routes.js';
-import { representativeRoutes } from './representatives/routes.js';
-import { legacyAccountRoutes } from './trade-blocks/legacy-routes.js';
-import { tradeBlockRoutes } from './trade-blocks/routes.js';
-import { transactionRoutes } from './transactions/routes.js';
-import { riskPartnerRoutes, riskQuestionnaireRoutes } from './integrations/risk-partner/routes.js';
-import { tradingRoutes } from './trading/routes.js';
-import { notificationRoutes } from './notifications/routes.js';
-import { sleeveRoutes } from './sleeves/routes.js';
-import { userRoutes } from './auth/users-routes.js';
+import { requireAuthentication } from '../auth/hook.js';
+import { oauthRoutes } from '../auth/oauth-routes.js';
+import { authRoutes } from '../auth/routes.js';
+import { bookRoutes } from '../book/routes.js';
+import { customFieldRoutes } from '../book/custom-fields/routes.js';
+import { representativeRoutes } from '../book/representatives/routes.js';
+import { legacyAccountRoutes } from '../trade-blocks/legacy-routes.js';
+import { tradeBlockRoutes } from '../trade-blocks/routes.js';
+import { transactionRoutes } from '../book/transactions/routes.js';
+import { riskPartnerRoutes, riskQuestionnaireRoutes } from '../integrations/risk-partner/routes.js';
+import { tradingRoutes } from '../trading/routes.js';
+import { notificationRoutes } from '../notifications/routes.js';
+import { sleeveRoutes } from '../book/sleeves/routes.js';
+import { userRoutes } from '../auth/users-routes.js';
 
 /**
  * The portfolio platform at {base_url}. Section 9.2: some resources are documented without the

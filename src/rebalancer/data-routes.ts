@@ -8,10 +8,10 @@ import { ModelService } from './models/service.js';
 import { RestrictedPlanRepository } from './restricted-plans/repository.js';
 import { restrictedPlanRoutes } from './restricted-plans/routes.js';
 import { RestrictedPlanService } from './restricted-plans/service.js';
-import { CashNeedsService } from './set-aside-cash/cash-needs.js';
-import { CashNeedsRepository, SetAsideRepository } from './set-aside-cash/repository.js';
+import { CashNeedsService } from '../set-aside-cash/cash-needs.js';
+import { CashNeedsRepository, SetAsideRepository } from '../set-aside-cash/repository.js';
 import { setAsideRoutes } from './set-aside-cash/routes.js';
-import { SetAsideService } from './set-aside-cash/service.js';
+import { SetAsideService } from '../set-aside-cash/service.js';
 
 /** The rebalancing application's data (issue 7): restricted plans, set aside cash, models and teams. */
 export const rebalancerDataRoutes: FastifyPluginAsync<{ db: Kysely<Database>; clock: Clock }> = async (app, { db, clock }) => {

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
-import { addPosition, createAccount, createProduct, rebalancerSession } from './test-support.js';
+import { addPosition, createAccount, createProduct, rebalancerSession } from '../../test/support/rebalancer.js';
 
 interface TradeOut {
   accountId: number;

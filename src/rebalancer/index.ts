@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { healthRoutes } from '../http/health.js';
 import { registerOpenApi } from '../http/openapi.js';
-import { requireAuthentication } from '../platform/auth/hook.js';
+import { requireAuthentication } from '../auth/hook.js';
 import type { Services } from '../services.js';
 import { rebalancerAuthRoutes } from './auth/routes.js';
 import { rebalancerDataRoutes } from './data-routes.js';

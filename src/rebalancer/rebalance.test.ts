@@ -2,8 +2,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { type RebalanceOptions, rebalanceAccount } from '../engine/index.js';
-import { SnapshotRepository } from '../platform/trading/snapshots.js';
-import { addPosition, createAccount, createProduct, rebalancerSession } from './test-support.js';
+import { SnapshotRepository } from '../trading/snapshot-repository.js';
+import { addPosition, createAccount, createProduct, rebalancerSession } from '../../test/support/rebalancer.js';
 
 /**
  * The data written through the rebalancing application's routes, read back by the rebalance

@@ -1,5 +1,5 @@
 import { CUSTOM_FIELDS, type DemoCustomField } from './demo-data.js';
-import { addDays } from './households.js';
+import { addDays } from './dates.js';
 import type { Random } from './random.js';
 import type { FieldValueRow, FirmRows } from './rows.js';
 

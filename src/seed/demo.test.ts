@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
-import { DEFAULT_ROLES } from '../platform/auth/privileges.js';
-import { digest, verifyPassword } from '../platform/auth/secrets.js';
-import { definitionOf, valueProblem } from '../platform/custom-fields/rules.js';
+import { DEFAULT_ROLES } from '../auth/privileges.js';
+import { digest, verifyPassword } from '../auth/secrets.js';
+import { definitionOf, valueProblem } from '../book/custom-fields/rules.js';
 import { type DemoCredentials, seedDemoFirm } from './demo.js';
 import { describeEachDatabase, testDatabases } from '../../test/support/databases.js';
 

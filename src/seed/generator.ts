@@ -12,8 +12,9 @@ import {
   TEAMS,
 } from './demo-data.js';
 import { Random } from './random.js';
-import type { ChunkRows, FirmRows } from './rows.js';
-import { addDays, HouseholdBuilder } from './households.js';
+import type { BookTables, ChunkRows } from './rows.js';
+import { addDays } from './dates.js';
+import { HouseholdBuilder } from './households.js';
 import { customFieldDefinitions, FieldValueDrawer } from './custom-fields.js';
 import { type ProfileName, profileExtras, profileFirmBook } from './profiles.js';
 
@@ -28,7 +29,6 @@ export interface GeneratorOptions {
   profile?: ProfileName;
 }
 
-export type BookTables = Omit<FirmRows, 'roles' | 'role_privileges' | 'users' | 'partner_apps' | 'team_users'>;
 
 export const DEFAULT_CHUNK_SIZE = 1000;
 export const TRADE_GROUPS = [

@@ -1,15 +1,10 @@
-import type { BookTables } from './generator.js';
+import { addDays } from './dates.js';
 import type { Random } from './random.js';
-import type { ChunkRows } from './rows.js';
+import type { BookTables, ChunkRows } from './rows.js';
 import type { profileExtras } from './profiles.js';
 
 type Extras = NonNullable<ReturnType<typeof profileExtras>>;
 
-const DAY_MS = 86_400_000;
-
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
 
 interface Universe {
   representatives: number;

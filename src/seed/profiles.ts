@@ -14,7 +14,7 @@
  * profile's households do not shift when a feature's rate changes.
  */
 import { PRODUCTS } from './demo-data.js';
-import type { BookTables } from './generator.js';
+import type { BookTables } from './rows.js';
 import { Random } from './random.js';
 import type { ChunkRows } from './rows.js';
 

@@ -173,3 +173,6 @@ export type TableName = keyof FirmRows | keyof ChunkRows;
 
 export const rowCount = (rows: Partial<Record<TableName, readonly unknown[]>>): number =>
   Object.values(rows).reduce((n, list) => n + (list?.length ?? 0), 0);
+
+/** The firm's book without its logins: what the generator draws. */
+export type BookTables = Omit<FirmRows, 'roles' | 'role_privileges' | 'users' | 'partner_apps' | 'team_users'>;

@@ -1,7 +1,7 @@
-import { protectedCash, roundCents } from '../../engine/index.js';
-import { type Clock, today } from '../../shared/clock.js';
-import { centsToDollars } from '../../shared/money.js';
-import { loadRebalancerInputs } from '../inputs.js';
+import { protectedCash, roundCents } from '../engine/index.js';
+import { type Clock, today } from '../shared/clock.js';
+import { centsToDollars } from '../shared/money.js';
+import { loadRebalancerInputs } from '../trading/firm-inputs-repository.js';
 import type { CashNeedsRepository } from './repository.js';
 import type { CashNeed } from './schemas.js';
 

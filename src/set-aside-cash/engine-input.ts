@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
-import type { SetAsideCashTable } from '../../db/schema.js';
-import type { SetAsideCash } from '../../engine/index.js';
-import { centsToDollars } from '../../shared/money.js';
+import type { SetAsideCashTable } from '../db/schema.js';
+import type { SetAsideCash } from '../engine/index.js';
+import { centsToDollars } from '../shared/money.js';
 
 const dollars = (cents: number | null) => (cents === null ? null : centsToDollars(Number(cents)));
 

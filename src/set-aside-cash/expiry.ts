@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { recordSetAsidesExpired } from '../../platform/notifications/index.js';
+import type { Database } from '../db/schema.js';
+import { recordSetAsidesExpired } from '../notifications/index.js';
 import { SetAsideRepository } from './repository.js';
 import { TransactionExpiry } from './validate.js';
 

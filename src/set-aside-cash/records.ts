@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { SetAsideCashTable } from '../../db/schema.js';
-import { centsToDollars } from '../../shared/money.js';
+import type { SetAsideCashTable } from '../db/schema.js';
+import { centsToDollars } from '../shared/money.js';
 import type { SetAsideDetail, SetAsideListItem } from './schemas.js';
 
 type Row = Selectable<SetAsideCashTable>;

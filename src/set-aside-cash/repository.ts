@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
-import type { Database, SetAsideCashTable } from '../../db/schema.js';
-import { locksRows } from '../../db/dialect.js';
-import { pricedHoldings } from '../../db/holdings.js';
+import type { Database, SetAsideCashTable } from '../db/schema.js';
+import { locksRows } from '../db/dialect.js';
+import { pricedHoldings } from '../db/holdings.js';
 
 export class SetAsideRepository {
   constructor(readonly db: Kysely<Database>) {}

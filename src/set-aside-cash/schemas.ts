@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema, MAX_ID } from '../../http/ids.js';
+import { IdSchema, MAX_ID } from '../http/ids.js';
 
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 const NullableText = Type.Union([Type.String(), Type.Null()]);

@@ -1,5 +1,5 @@
-import { type Clock, isoNow, today } from '../../shared/clock.js';
-import { notFound } from '../../shared/errors.js';
+import { type Clock, isoNow, today } from '../shared/clock.js';
+import { notFound } from '../shared/errors.js';
 import { toDetail, toListItem } from './records.js';
 import type { SetAsideRepository } from './repository.js';
 import type { SetAsideDetail, SetAsideInput, SetAsideListItem } from './schemas.js';

@@ -1,9 +1,9 @@
 import { beforeAll, expect, it } from 'vitest';
-import { useTestApp } from '../../../test/support/app.js';
-import { describeEachDatabase } from '../../../test/support/databases.js';
-import { fakeClock } from '../../../test/support/oauth.js';
-import { loadRebalancerInputs } from '../inputs.js';
-import { addPosition, createAccount, createProduct, rebalancerSession } from '../test-support.js';
+import { useTestApp } from '../../test/support/app.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
+import { fakeClock } from '../../test/support/oauth.js';
+import { loadRebalancerInputs } from '../trading/firm-inputs-repository.js';
+import { addPosition, createAccount, createProduct, rebalancerSession } from '../../test/support/rebalancer.js';
 
 const DAY = 86_400_000;
 

@@ -1,5 +1,5 @@
-import { type FieldProblem, validationFailed } from '../../shared/errors.js';
-import { MAX_DOLLARS, dollarsToCents } from '../../shared/money.js';
+import { type FieldProblem, validationFailed } from '../shared/errors.js';
+import { MAX_DOLLARS, dollarsToCents } from '../shared/money.js';
 import type { SetAsideInput } from './schemas.js';
 
 export const ExpirationType = { Date: 1, Transaction: 2, None: 3 } as const;

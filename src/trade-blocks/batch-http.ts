@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { type Problem, responses } from '../../http/problem.js';
+import { type Problem, responses } from '../http/problem.js';
 import { TradeBlockResult } from './schemas.js';
 
 const problemRef = Type.Unsafe<Problem>(Type.Ref('Problem'));

@@ -1,8 +1,8 @@
 import { beforeAll, expect, it } from 'vitest';
-import { activeTradeBlock } from '../../engine/index.js';
-import { systemClock } from '../../shared/clock.js';
-import { describeEachDatabase } from '../../../test/support/databases.js';
-import { useTestApp } from '../../../test/support/app.js';
+import { activeTradeBlock } from '../engine/index.js';
+import { systemClock } from '../shared/clock.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
+import { useTestApp } from '../../test/support/app.js';
 import { TradeBlockRepository } from './repository.js';
 import { TradeBlockService } from './service.js';
 import { block, caller, createSmallBook, reasonId, type SmallBook } from './test-support.js';

@@ -1,4 +1,4 @@
-import type { TradeBlock } from '../../engine/types.js';
+import type { TradeBlock } from '../engine/types.js';
 import { SystemReason, isOutsideRange } from './model.js';
 import type { FirmOptions, TradeBlockRepository } from './repository.js';
 import { EntityEnum } from './schemas.js';

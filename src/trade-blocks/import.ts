@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { parse } from 'csv-parse/sync';
 import { Type } from 'typebox';
-import { responses } from '../../http/problem.js';
-import { validationError } from '../../shared/errors.js';
+import { responses } from '../http/problem.js';
+import { validationError } from '../shared/errors.js';
 import { principalOf } from '../auth/hook.js';
 import { Privilege, type PrivilegeName } from '../auth/privileges.js';
 import type { TradeBlockReasonService } from './reasons.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import type { Clock } from '../../shared/clock.js';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../shared/clock.js';
 import type { OutboxDispatcher } from '../outbox/dispatcher.js';
 import { LegacyAccountService } from './legacy.js';
 import { TradeBlockReasonService } from './reasons.js';

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { responses } from '../../http/problem.js';
+import { responses } from '../http/problem.js';
 import { principalOf } from '../auth/hook.js';
 import { Privilege } from '../auth/privileges.js';
 import type { LegacyAccountService } from './legacy.js';
 import { SyncQuery, TradeBlockDetail } from './schemas.js';
-import { IdSchema } from '../../http/ids.js';
+import { IdSchema } from '../http/ids.js';
 
 const edit = { privilege: Privilege.PortfolioEdit };
 const tags = ['Trade blocks (legacy account endpoints)'];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { notFound, validationFailed } from '../../shared/errors.js';
+import { notFound, validationFailed } from '../shared/errors.js';
 import type { BatchDeps } from './batch.js';
 import { SystemReason, detailDto, isOutsideRange } from './model.js';
 import type { DetailView } from './repository.js';

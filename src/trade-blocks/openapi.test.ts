@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { describeEachDatabase } from '../../../test/support/databases.js';
-import { useTestApp } from '../../../test/support/app.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
+import { useTestApp } from '../../test/support/app.js';
 
 describeEachDatabase('trade block routes in the OpenAPI documents', (database) => {
   const t = useTestApp(database);

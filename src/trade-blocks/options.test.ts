@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../../test/support/databases.js';
-import { useTestApp } from '../../../test/support/app.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
+import { useTestApp } from '../../test/support/app.js';
 import { block, caller, createSmallBook, reasonId, type SmallBook } from './test-support.js';
 
 const url = '/api/v1/Trading/TradeBlocks';

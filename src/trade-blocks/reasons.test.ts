@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../../test/support/databases.js';
-import { useTestApp } from '../../../test/support/app.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
+import { useTestApp } from '../../test/support/app.js';
 import { block, caller, createSmallBook, type SmallBook } from './test-support.js';
 
 const url = '/api/v1/Trading/TradeBlocks';

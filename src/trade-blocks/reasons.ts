@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/service.js';
-import { notFound, validationError } from '../../shared/errors.js';
+import { notFound, validationError } from '../shared/errors.js';
 import { SystemReason, reasonDto } from './model.js';
 import type { ReasonRecord, ReasonUpdate } from './schemas.js';
 import type { TradeBlockService } from './service.js';

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Database, TradeBlockDetailTable, TradeBlockHistoryTable, TradeBlockReasonTable } from '../../db/schema.js';
+import type { Database, TradeBlockDetailTable, TradeBlockHistoryTable, TradeBlockReasonTable } from '../db/schema.js';
 import { type OutboxMessage, OutboxRepository } from '../outbox/repository.js';
-import { preparedQuery } from '../../db/prepared.js';
+import { preparedQuery } from '../db/prepared.js';
 import { EntityEnum } from './schemas.js';
 
 export type ReasonRow = Selectable<TradeBlockReasonTable>;

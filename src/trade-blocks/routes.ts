@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { responses } from '../../http/problem.js';
+import { responses } from '../http/problem.js';
 import { batchResponses, sendBatch } from './batch-http.js';
 import { tradeBlockImportRoutes } from './import.js';
 import { principalOf } from '../auth/hook.js';
@@ -19,7 +19,7 @@ import {
   TradeBlockResult,
 } from './schemas.js';
 import type { TradeBlockService } from './service.js';
-import { IdSchema } from '../../http/ids.js';
+import { IdSchema } from '../http/ids.js';
 
 export interface TradeBlockRouteOptions {
   tradeBlocks: TradeBlockService;

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { IdSchema } from '../../http/ids.js';
+import { IdSchema } from '../http/ids.js';
 
 /** Spec 2.3: Registration = 6, Account = 7; the only two entity codes trade blocks accept. */
 export const EntityEnum = { Registration: 6, Account: 7 } as const;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Clock, isoNow } from '../../shared/clock.js';
-import { DomainError, notFound, validationError } from '../../shared/errors.js';
+import { type Clock, isoNow } from '../shared/clock.js';
+import { DomainError, notFound, validationError } from '../shared/errors.js';
 import { createBatch, updateBatch, type BatchDeps } from './batch.js';
 import { tradeBlocksForEngine } from './engine-input.js';
 import { SYSTEM_REASONS, detailDto } from './model.js';

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
-import { useTestApp } from '../../../test/support/app.js';
-import { createTestBook, type TestBook } from '../../../test/support/book.js';
-import { describeEachDatabase } from '../../../test/support/databases.js';
+import { useTestApp } from '../../test/support/app.js';
+import { createTestBook, type TestBook } from '../../test/support/book.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
 import { EMPTY_SELECTION, TradingRepository } from './repository.js';
 import { BatchWatchdog } from './watchdog.js';
 

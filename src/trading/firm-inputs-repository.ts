@@ -7,7 +7,7 @@ import {
   type SellPriorityId,
   type SetAsideCash,
 } from '../engine/index.js';
-import { toEngineSetAside } from './set-aside-cash/engine-input.js';
+import { toEngineSetAside } from '../set-aside-cash/engine-input.js';
 
 /** Ids per `in (...)` list: far below SQLite's and PostgreSQL's parameter limits. */
 const CHUNK = 500;

@@ -1,6 +1,6 @@
-import type { AppConfig } from '../../config.js';
-import type { Db } from '../../db/database.js';
-import type { Clock } from '../../shared/clock.js';
+import type { AppConfig } from '../config.js';
+import type { Db } from '../db/database.js';
+import type { Clock } from '../shared/clock.js';
 import { recordBatchEnded } from '../notifications/index.js';
 import { TradeBlockRepository } from '../trade-blocks/repository.js';
 import { PgBossQueue } from './pg-queue.js';
@@ -10,7 +10,7 @@ import { TradingRepository } from './repository.js';
 import { BatchRunner } from './runner.js';
 import { TradingService } from './service.js';
 import { BatchWatchdog } from './watchdog.js';
-import { SnapshotRepository } from './snapshots.js';
+import { SnapshotRepository } from './snapshot-repository.js';
 
 /**
  * SQLite runs chunks in this process; PostgreSQL hands them to pg-boss so that `wealth worker`

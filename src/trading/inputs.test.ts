@@ -4,9 +4,9 @@ import { describeEachDatabase } from '../../test/support/databases.js';
 import { createTestFirm } from '../../test/support/firm.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { SnapshotRepository } from '../platform/trading/snapshots.js';
-import { loadRebalancerInputs } from './inputs.js';
-import { createAccount, createProduct } from './test-support.js';
+import { SnapshotRepository } from './snapshot-repository.js';
+import { loadRebalancerInputs } from './firm-inputs-repository.js';
+import { createAccount, createProduct } from '../../test/support/rebalancer.js';
 
 /** Models as a rebalance batch reads them (the production loader's firm context). */
 const modelsOf = async (db: ConstructorParameters<typeof SnapshotRepository>[0], firmId: number) => (await new SnapshotRepository(db).firmContext(firmId, '2026-01-01')).models;

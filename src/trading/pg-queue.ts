@@ -1,7 +1,7 @@
 import PgBoss from 'pg-boss';
-import { databaseUnavailable } from '../../db/errors.js';
-import type { Clock } from '../../shared/clock.js';
-import { type Logger, stderrLogger } from '../../shared/logger.js';
+import { databaseUnavailable } from '../db/errors.js';
+import type { Clock } from '../shared/clock.js';
+import { type Logger, stderrLogger } from '../shared/logger.js';
 import { type JobQueue, MAX_CHUNK_ATTEMPTS } from './queue.js';
 import type { TradingRepository } from './repository.js';
 import type { BatchRunner } from './runner.js';

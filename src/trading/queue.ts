@@ -1,6 +1,6 @@
-import { databaseUnavailable } from '../../db/errors.js';
-import type { Clock } from '../../shared/clock.js';
-import { type Logger, stderrLogger } from '../../shared/logger.js';
+import { databaseUnavailable } from '../db/errors.js';
+import type { Clock } from '../shared/clock.js';
+import { type Logger, stderrLogger } from '../shared/logger.js';
 import type { TradingRepository } from './repository.js';
 import type { BatchRunner } from './runner.js';
 

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
-import { useTestApp } from '../../../test/support/app.js';
-import { createTestBook, type TestBook } from '../../../test/support/book.js';
-import { describeEachDatabase } from '../../../test/support/databases.js';
+import { useTestApp } from '../../test/support/app.js';
+import { createTestBook, type TestBook } from '../../test/support/book.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
 
 describeEachDatabase('quick trades (section 4.5)', (database) => {
   const t = useTestApp(database);

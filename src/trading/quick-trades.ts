@@ -1,13 +1,13 @@
-import { roundCents, shareDecimals } from '../../engine/index.js';
-import type { Clock } from '../../shared/clock.js';
-import { validationFailed } from '../../shared/errors.js';
-import { centsToDollars, dollarsToCents, microsToPrice, microsToShares, priceToMicros, sharesToMicros } from '../../shared/money.js';
+import { roundCents, shareDecimals } from '../engine/index.js';
+import type { Clock } from '../shared/clock.js';
+import { validationFailed } from '../shared/errors.js';
+import { centsToDollars, dollarsToCents, microsToPrice, microsToShares, priceToMicros, sharesToMicros } from '../shared/money.js';
 import type { Principal } from '../auth/service.js';
 import { TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksForEngine } from '../trade-blocks/engine-input.js';
 import type { NewTrade, TradingRepository } from './repository.js';
 import type { QuickTradeCheck, QuickTradeChecked, QuickTradeRequest } from './schemas.js';
-import { isStorableId } from '../../shared/ids.js';
+import { isStorableId } from '../shared/ids.js';
 
 type Product = { id: number; ticker: string; type: string; price_micros: number | null; allows_fractional: number };
 

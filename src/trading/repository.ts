@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { bulkInsert, type ColumnType } from '../../db/bulk-insert.js';
-import type { Database } from '../../db/schema.js';
+import { bulkInsert, type ColumnType } from '../db/bulk-insert.js';
+import type { Database } from '../db/schema.js';
 
 export interface NewTrade {
   accountId: number;

@@ -1,5 +1,5 @@
-import type { RebalanceOptions } from '../../engine/index.js';
-import type { FieldProblem } from '../../shared/errors.js';
+import type { RebalanceOptions } from '../engine/index.js';
+import type { FieldProblem } from '../shared/errors.js';
 import type { RebalanceRequest } from './schemas.js';
 
 /**

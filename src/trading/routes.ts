@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { responses } from '../../http/problem.js';
-import { PageQuery } from '../../http/paging.js';
-import { validateBody } from '../../http/validation.js';
-import { DomainError } from '../../shared/errors.js';
+import { responses } from '../http/problem.js';
+import { PageQuery } from '../http/paging.js';
+import { validateBody } from '../http/validation.js';
+import { DomainError } from '../shared/errors.js';
 import { principalOf } from '../auth/hook.js';
 import { Privilege } from '../auth/privileges.js';
 import type { QuickTradeService } from './quick-trades.js';
@@ -18,7 +18,7 @@ import {
   TradeRecord,
 } from './schemas.js';
 import type { TradingService } from './service.js';
-import { IdSchema } from '../../http/ids.js';
+import { IdSchema } from '../http/ids.js';
 
 const read = { privilege: Privilege.PortfolioRead };
 const edit = { privilege: Privilege.PortfolioEdit };

@@ -6,13 +6,13 @@ import {
   rebalanceRegistration,
   errorResult,
   unknownAccountResult,
-} from '../../engine/index.js';
-import type { Clock } from '../../shared/clock.js';
-import { SYSTEM_SLEEVE_TYPES } from '../sleeves/schemas.js';
-import { CENTS_PER_DOLLAR, MICROS } from '../../shared/money.js';
+} from '../engine/index.js';
+import type { Clock } from '../shared/clock.js';
+import { SYSTEM_SLEEVE_TYPES } from '../book/sleeves/schemas.js';
+import { CENTS_PER_DOLLAR, MICROS } from '../shared/money.js';
 import type { NewMessage, NewTrade, NewTransfer, TradingRepository } from './repository.js';
 import { type BatchPlan, planOf, type StoredRequest } from './request.js';
-import type { AccountRow, FirmContext, SnapshotRepository } from './snapshots.js';
+import type { AccountRow, FirmContext, SnapshotRepository } from './snapshot-repository.js';
 
 const isSystemSleeve = (row: AccountRow) => row.sleeve_type !== null && SYSTEM_SLEEVE_TYPES.includes(row.sleeve_type);
 

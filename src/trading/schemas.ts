@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema } from '../../http/ids.js';
+import { IdSchema } from '../http/ids.js';
 
 // A string enum: one schema keyword, so a bad value reads "must be one of A, B" naming the field.
 const literals = <T extends string>(values: readonly T[], description?: string) =>

@@ -1,6 +1,6 @@
-import type { Clock } from '../../shared/clock.js';
-import { DomainError, notFound, validationFailed } from '../../shared/errors.js';
-import { centsToDollars, microsToPrice, microsToShares } from '../../shared/money.js';
+import type { Clock } from '../shared/clock.js';
+import { DomainError, notFound, validationFailed } from '../shared/errors.js';
+import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
 import type { Principal } from '../auth/service.js';
 import type { JobQueue } from './queue.js';
 import type { TradingRepository } from './repository.js';

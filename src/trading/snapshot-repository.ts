@@ -1,10 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { type AccountSnapshot, type AssetValues, type Model, type PendingItem, type Position, type Product, type ProductCatalog, type RestrictedPlan, SellPriority, type Substitution, type TaxLot, type TradeBlock } from '../../engine/index.js';
-import { centsToDollars, microsToPrice, microsToShares } from '../../shared/money.js';
+import type { Database } from '../db/schema.js';
+import { type AccountSnapshot, type AssetValues, type Model, type PendingItem, type Position, type Product, type ProductCatalog, type RestrictedPlan, SellPriority, type Substitution, type TaxLot, type TradeBlock } from '../engine/index.js';
+import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
 import { type FirmOptions, TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksOf } from '../trade-blocks/engine-input.js';
-import { loadDoNotBuyGroupEquivalency, loadFirmPlans, loadSetAsideCash } from '../../rebalancer/inputs.js';
+import { loadDoNotBuyGroupEquivalency, loadFirmPlans, loadSetAsideCash } from './firm-inputs-repository.js';
 
 /** What every account of a batch shares: loaded once per chunk's batch, not per account. */
 export interface FirmContext {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.js';
-import { DEFAULT_ROLES } from '../../src/platform/auth/privileges.js';
-import { digest, hashPassword } from '../../src/platform/auth/secrets.js';
+import { DEFAULT_ROLES } from '../../src/auth/privileges.js';
+import { digest, hashPassword } from '../../src/auth/secrets.js';
 
 export interface TestFirm {
   firmId: number;

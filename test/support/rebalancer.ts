@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { TestContext } from '../../test/support/app.js';
+import type { Database } from '../../src/db/schema.js';
+import type { TestContext } from './app.js';
 
 const audit = () => {
   const now = new Date().toISOString();

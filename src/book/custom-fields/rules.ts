@@ -1,4 +1,4 @@
-import { Privilege } from '../auth/privileges.js';
+import { Privilege } from '../../auth/privileges.js';
 import type { DefinitionRow } from './repository.js';
 import { type DefinitionRecord, type FieldType, INPUT_OF, type UserDefinedField } from './schemas.js';
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
-import { ALL_PRIVILEGES } from '../auth/privileges.js';
+import { ALL_PRIVILEGES } from '../../auth/privileges.js';
 
 /** Section 2.16's levels, as `entity` names them. */
 export const LEVELS = ['Representative', 'Household', 'Registration', 'Account', 'Product'] as const;

@@ -1,6 +1,6 @@
 import { type Clock, isoNow } from '../../shared/clock.js';
 import { type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
-import type { Actor } from '../book/extension.js';
+import type { Actor } from '../extension.js';
 import type { CustomFieldsRepository, DefinitionRow } from './repository.js';
 import { definitionOf, definitionRecord, valueProblem } from './rules.js';
 import type { CustomFieldLevel, DefinitionInput, DefinitionRecord } from './schemas.js';

@@ -1,7 +1,7 @@
 import { type Clock, isoNow } from '../../shared/clock.js';
 import type { FieldProblem } from '../../shared/errors.js';
-import type { Actor, FieldsItem, PreparedFields, UserDefinedFieldsPort } from '../book/extension.js';
-import type { BookRepository } from '../book/repository.js';
+import type { Actor, FieldsItem, PreparedFields, UserDefinedFieldsPort } from '../extension.js';
+import type { BookRepository } from '../repository.js';
 import { CustomFieldsRepository, type ValueRow } from './repository.js';
 import { canEdit, type Definition, definitionOf, normalizeValue, userDefinedField, valueProblem } from './rules.js';
 import type { CustomFieldLevel, UserDefinedField } from './schemas.js';

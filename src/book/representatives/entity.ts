@@ -1,6 +1,6 @@
 import type { RepresentativeTable } from '../../db/schema.js';
-import type { EntityDescriptor } from '../book/entities.js';
-import { audit, flag, type Row } from '../book/mapping.js';
+import type { EntityDescriptor } from '../entity-descriptor.js';
+import { audit, flag, type Row } from '../mapping.js';
 import {
   newRepresentative,
   REPRESENTATIVE_FIELDS,

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
-import { principalOf } from '../auth/hook.js';
-import { Privilege } from '../auth/privileges.js';
+import { principalOf } from '../../auth/hook.js';
+import { Privilege } from '../../auth/privileges.js';
 import { BrokerDealer } from './schemas.js';
 import type { RepresentativesService } from './service.js';
 

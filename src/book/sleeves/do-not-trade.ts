@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { isoNow } from '../../shared/clock.js';
 import { type FieldProblem, validationFailed } from '../../shared/errors.js';
-import type { BatchDeps } from '../trade-blocks/batch.js';
-import { SystemReason, detailDto, isOutsideRange } from '../trade-blocks/model.js';
-import type { DetailView } from '../trade-blocks/repository.js';
-import { EntityEnum } from '../trade-blocks/schemas.js';
-import type { TradeBlockService } from '../trade-blocks/service.js';
-import type { Actor } from '../trade-blocks/writes.js';
+import type { BatchDeps } from '../../trade-blocks/batch.js';
+import { SystemReason, detailDto, isOutsideRange } from '../../trade-blocks/model.js';
+import type { DetailView } from '../../trade-blocks/repository.js';
+import { EntityEnum } from '../../trade-blocks/schemas.js';
+import type { TradeBlockService } from '../../trade-blocks/service.js';
+import type { Actor } from '../../trade-blocks/writes.js';
 import type { DoNotTradeItem, DoNotTradeState } from './schemas.js';
 
 const isSystem = (view: DetailView, name: string) => view.reason_system === 1 && view.reason_name === name;

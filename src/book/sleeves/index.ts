@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
-import type { TradeBlockService } from '../trade-blocks/service.js';
+import type { TradeBlockService } from '../../trade-blocks/service.js';
 import { SleeveDoNotTrade } from './do-not-trade.js';
 import { SleeveRepository } from './repository.js';
 import { SleeveService } from './service.js';

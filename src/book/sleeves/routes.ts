@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
 import { responses } from '../../http/problem.js';
-import { principalOf } from '../auth/hook.js';
-import { Privilege } from '../auth/privileges.js';
+import { principalOf } from '../../auth/hook.js';
+import { Privilege } from '../../auth/privileges.js';
 import { DoNotTradeBody, DoNotTradeQuery, DoNotTradeState, SleeveRegistrationInput, SleeveRegistrationRecord, SleeveTransferRecord } from './schemas.js';
 import type { SleeveService } from './service.js';
 

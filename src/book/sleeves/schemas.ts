@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { IdSchema, MAX_ID } from '../../http/ids.js';
-import { TradeBlockDetail } from '../trade-blocks/schemas.js';
+import { TradeBlockDetail } from '../../trade-blocks/schemas.js';
 
 // A string enum: one schema keyword, so a bad value reads "must be one of A, B" naming the field.
 const literals = <T extends string>(values: readonly T[], description?: string) =>

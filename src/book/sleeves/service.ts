@@ -1,7 +1,7 @@
 import { type Clock, isoNow } from '../../shared/clock.js';
 import { notFound, validationFailed } from '../../shared/errors.js';
 import { centsToDollars } from '../../shared/money.js';
-import type { Actor } from '../trade-blocks/writes.js';
+import type { Actor } from '../../trade-blocks/writes.js';
 import type { SleeveDoNotTrade } from './do-not-trade.js';
 import { type ProcessPlan, type SleeveWrite, planProcess } from './process.js';
 import type { SleeveRepository } from './repository.js';

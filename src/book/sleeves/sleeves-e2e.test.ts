@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/support/app.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';
-import { rebalancerSession } from '../../rebalancer/test-support.js';
+import { rebalancerSession } from '../../../test/support/rebalancer.js';
 import { seedDemoFirm } from '../../seed/demo.js';
 
 interface Sleeve {

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/support/app.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';
-import { createProduct } from '../../rebalancer/test-support.js';
+import { createProduct } from '../../../test/support/rebalancer.js';
 import { caller, createSleeveBook, fieldsOf, type SleeveBook } from './test-support.js';
 
 const base = '/api/v1/Trading/Sleeve/Registrations';

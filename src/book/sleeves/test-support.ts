@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { TestContext } from '../../../test/support/app.js';
-import { createProduct } from '../../rebalancer/test-support.js';
+import { createProduct } from '../../../test/support/rebalancer.js';
 
 const audit = () => {
   const now = new Date().toISOString();

@@ -1,4 +1,4 @@
-import { applyTransactionToSetAsides } from '../../rebalancer/set-aside-cash/expiry.js';
+import { applyTransactionToSetAsides } from '../../set-aside-cash/expiry.js';
 import { type Clock, isoNow } from '../../shared/clock.js';
 import { notFound } from '../../shared/errors.js';
 import { centsToDollars, dollarsToCents } from '../../shared/money.js';

@@ -1,5 +1,5 @@
-import { type Clock, isoNow } from '../../../shared/clock.js';
-import { notFound } from '../../../shared/errors.js';
+import { type Clock, isoNow } from '../../shared/clock.js';
+import { notFound } from '../../shared/errors.js';
 import { newToken } from '../../auth/secrets.js';
 import { DUPLICATE_NAME, type NewRiskClient, type PartnerCaller, type RiskPartner } from './partner.js';
 import type { RiskClientRow, RiskRepository, RiskSurveyRow } from './repository.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../config.js';
+import { ConfigError, loadConfig } from '../../config.js';
 
 describe('risk partner configuration', () => {
   it('defaults to the built-in partner', () => {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { useTestApp } from '../../../../test/support/app.js';
-import { describeEachDatabase } from '../../../../test/support/databases.js';
+import { useTestApp } from '../../../test/support/app.js';
+import { describeEachDatabase } from '../../../test/support/databases.js';
 import { createHousehold, householdSnapshot } from './test-support.js';
 
 const CREATE = '/api/v1/Integrations/RiskPartner/CreateClient';

@@ -1,6 +1,6 @@
-import { MAX_ID } from '../../../http/ids.js';
-import { type Clock, isoNow } from '../../../shared/clock.js';
-import { badGateway, notFound } from '../../../shared/errors.js';
+import { MAX_ID } from '../../http/ids.js';
+import { type Clock, isoNow } from '../../shared/clock.js';
+import { badGateway, notFound } from '../../shared/errors.js';
 import { DUPLICATE_NAME, type NewRiskClient, type PartnerCaller, type RiskPartner } from './partner.js';
 import type { RiskRepository } from './repository.js';
 import type { CreatedClient, SurveyResult, SurveySummary } from './schemas.js';

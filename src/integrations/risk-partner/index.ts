@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { RiskPartnerConfig } from '../../../config.js';
-import type { Database } from '../../../db/schema.js';
-import type { Clock } from '../../../shared/clock.js';
+import type { RiskPartnerConfig } from '../../config.js';
+import type { Database } from '../../db/schema.js';
+import type { Clock } from '../../shared/clock.js';
 import { BuiltinRiskPartner } from './builtin.js';
 import { HttpRiskPartner } from './http-partner.js';
 import type { RiskPartner } from './partner.js';

@@ -1,5 +1,5 @@
-import { type Clock, isoNow } from '../../../shared/clock.js';
-import { DomainError } from '../../../shared/errors.js';
+import { type Clock, isoNow } from '../../shared/clock.js';
+import { DomainError } from '../../shared/errors.js';
 import { type Answers, QUESTIONNAIRE_VERSION, QUESTIONS, type Question, score, unanswered } from './questionnaire.js';
 import type { RiskClientRow, RiskRepository } from './repository.js';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CATEGORIES, MAX_POINTS, MIN_POINTS, QUESTIONS, categoryOf, scaleToRiskScore, score, unanswered } from './questionnaire.js';
 import { answersOfPoints } from './test-support.js';
 
-const DOC = readFileSync(join(import.meta.dirname, '..', '..', '..', '..', 'docs', 'risk-profiling.md'), 'utf8');
+const DOC = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'risk-profiling.md'), 'utf8');
 
 /** The answer to each question worth the given points. */
 function answersOf(points: number[]) {

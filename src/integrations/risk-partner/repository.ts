@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, RiskClientTable, RiskSurveyTable } from '../../../db/schema.js';
+import type { Database, RiskClientTable, RiskSurveyTable } from '../../db/schema.js';
 
 export type RiskClientRow = Selectable<RiskClientTable>;
 export type RiskSurveyRow = Selectable<RiskSurveyTable>;

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
-import { useTestApp } from '../../../../test/support/app.js';
-import { describeEachDatabase } from '../../../../test/support/databases.js';
-import { fakeClock, form } from '../../../../test/support/oauth.js';
+import { useTestApp } from '../../../test/support/app.js';
+import { describeEachDatabase } from '../../../test/support/databases.js';
+import { fakeClock, form } from '../../../test/support/oauth.js';
 import { answersOfPoints, createHousehold, householdSnapshot, pathOf, surveyUrlPattern } from './test-support.js';
 
 const START = Date.parse('2026-03-02T10:00:00.000Z');

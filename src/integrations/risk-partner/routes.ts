@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { responses } from '../../../http/problem.js';
-import { DomainError } from '../../../shared/errors.js';
+import { responses } from '../../http/problem.js';
+import { DomainError } from '../../shared/errors.js';
 import { principalOf } from '../../auth/hook.js';
 import { page } from '../../auth/oauth-routes.js';
 import { Privilege } from '../../auth/privileges.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema } from '../../../http/ids.js';
+import { IdSchema } from '../../http/ids.js';
 
 const Text = Type.String();
 const NullableText = Type.Union([Type.String(), Type.Null()]);

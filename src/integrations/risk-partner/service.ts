@@ -1,5 +1,5 @@
-import { MAX_ID } from '../../../http/ids.js';
-import { type FieldProblem, validationFailed } from '../../../shared/errors.js';
+import { MAX_ID } from '../../http/ids.js';
+import { type FieldProblem, validationFailed } from '../../shared/errors.js';
 import type { Principal } from '../../auth/service.js';
 import type { PartnerCaller, RiskPartner } from './partner.js';
 import type { RiskRepository } from './repository.js';

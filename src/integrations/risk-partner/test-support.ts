@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.js';
-import { createTestBook } from '../../../../test/support/book.js';
+import type { Database } from '../../db/schema.js';
+import { createTestBook } from '../../../test/support/book.js';
 import { QUESTIONS } from './questionnaire.js';
 
 /** A household with a registration, an account and positions: what "the portfolio" means in these tests. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
-import type { AuthService } from '../../platform/auth/service.js';
+import type { AuthService } from '../../auth/service.js';
 
 const RebalancerToken = Type.Object({
   eclipse_access_token: Type.String({ description: 'The rebalancer token; send it as Authorization: Session <token>' }),

@@ -1,5 +1,5 @@
-import { Privilege } from '../../platform/auth/privileges.js';
-import type { Principal } from '../../platform/auth/service.js';
+import { Privilege } from '../../auth/privileges.js';
+import type { Principal } from '../../auth/service.js';
 import { type Clock, isoNow } from '../../shared/clock.js';
 import { type FieldProblem, notFound, validationFailed } from '../../shared/errors.js';
 import { uniqueViolation } from '../../db/errors.js';

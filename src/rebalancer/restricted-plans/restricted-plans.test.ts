@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/support/app.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';
-import { createAccount, createProduct, rebalancerSession } from '../test-support.js';
+import { createAccount, createProduct, rebalancerSession } from '../../../test/support/rebalancer.js';
 
 describeEachDatabase('restricted plans (section 4.3)', (database) => {
   const t = useTestApp(database);

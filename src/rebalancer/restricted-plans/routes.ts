@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
-import { principalOf } from '../../platform/auth/hook.js';
-import { Privilege } from '../../platform/auth/privileges.js';
+import { principalOf } from '../../auth/hook.js';
+import { Privilege } from '../../auth/privileges.js';
 import { validationError } from '../../shared/errors.js';
 import { DeleteResult, PlanCreate, PlanDetail, PlanIdQuery, PlanListItem, PlanQuery, PlanUpdate } from './schemas.js';
 import type { RestrictedPlanService } from './service.js';

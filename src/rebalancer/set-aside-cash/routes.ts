@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
-import { principalOf } from '../../platform/auth/hook.js';
-import { Privilege } from '../../platform/auth/privileges.js';
-import type { CashNeedsService } from './cash-needs.js';
-import { AccountParams, CashNeed, DeleteResult, RecordParams, SetAsideDetail, SetAsideInput, SetAsideListItem } from './schemas.js';
-import type { SetAsideService } from './service.js';
+import { principalOf } from '../../auth/hook.js';
+import { Privilege } from '../../auth/privileges.js';
+import type { CashNeedsService } from '../../set-aside-cash/cash-needs.js';
+import { AccountParams, CashNeed, DeleteResult, RecordParams, SetAsideDetail, SetAsideInput, SetAsideListItem } from '../../set-aside-cash/schemas.js';
+import type { SetAsideService } from '../../set-aside-cash/service.js';
 
 const read = { privilege: Privilege.PortfolioRead };
 const edit = { privilege: Privilege.PortfolioEdit };

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
-import { principalOf } from '../../platform/auth/hook.js';
-import { Privilege } from '../../platform/auth/privileges.js';
+import { principalOf } from '../../auth/hook.js';
+import { Privilege } from '../../auth/privileges.js';
 import { V2Create, V2Detail, V2ListQuery, V2Update } from './schemas.js';
 import type { RebalancerTradeBlockService } from './service.js';
 import { IdSchema } from '../../http/ids.js';

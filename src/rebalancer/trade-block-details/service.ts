@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Clock, isoNow } from '../../shared/clock.js';
 import { type FieldProblem, notFound, validationError, validationFailed } from '../../shared/errors.js';
-import type { ClaimedMessage } from '../../platform/outbox/repository.js';
-import type { TradeBlockSyncEvent } from '../../platform/trade-blocks/model.js';
+import type { ClaimedMessage } from '../../outbox/repository.js';
+import type { TradeBlockSyncEvent } from '../../trade-blocks/model.js';
 import type { CopyRow, RebalancerTradeBlockRepository } from './repository.js';
 import { type V2Create, type V2Detail, type V2ListQuery, type V2Update, RelatedType, relatedTypeOf } from './schemas.js';
 

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/support/databases.js';
 import { useTestApp } from '../../../test/support/app.js';
-import { block, caller, createSmallBook, eventually, reasonId, type SmallBook } from '../../platform/trade-blocks/test-support.js';
+import { block, caller, createSmallBook, eventually, reasonId, type SmallBook } from '../../trade-blocks/test-support.js';
 
 const url = '/api/v1/Trading/TradeBlocks';
 const v2 = '/rebalancer/api/v2/TradeBlockDetails';
