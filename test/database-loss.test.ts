@@ -66,8 +66,10 @@ describeEachDatabase('database connection loss', (database) => {
   let authorization = '';
   let accountIds: number[] = [];
 
+  /** Where the test is, on stderr: a fault test that stalls must say at which step. */
+  const step = (what: string) => console.warn(`database-loss: ${new Date().toISOString()} ${what}`);
   const admin = async <T>(work: (client: pg.Client) => Promise<T>) => {
-    const client = new pg.Client({ connectionString: adminUrl });
+    const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000, statement_timeout: 10_000 });
     await client.connect();
     try {
       return await work(client);
@@ -111,6 +113,7 @@ describeEachDatabase('database connection loss', (database) => {
   }, 180_000);
 
   afterAll(async () => {
+    step('closing');
     proxy?.up();
     await app?.close();
     await db?.close();
@@ -142,10 +145,13 @@ describeEachDatabase('database connection loss', (database) => {
       throw new Error('the batch did not get there');
     };
 
+    step('started');
     await until((s) => s.itemsCompleted >= ACCOUNTS / 4);
+    step('a quarter done: terminating the backends');
     expect(await terminateBackends()).toBeGreaterThan(0);
 
     // The database host goes away for a while.
+    step('taking the database away');
     proxy.down();
     const health = await app.inject({ url: '/api/healthz' });
     expect(health.statusCode).toBe(503);
@@ -156,13 +162,16 @@ describeEachDatabase('database connection loss', (database) => {
     expect(read.json()).toMatchObject({ status: 503, code: 'database_unavailable' });
     await new Promise((r) => setTimeout(r, 1500));
     proxy.up();
+    step('database back');
     const healthAfter = await app.inject({ url: '/api/healthz' });
     expect(healthAfter.statusCode).toBe(200);
 
     const midway = await until((s) => s.itemsCompleted >= ACCOUNTS / 2 || s.isDone);
+    step('half done: terminating the backends again');
     if (!midway.isDone) expect(await terminateBackends()).toBeGreaterThan(0);
 
     const after = await until((s) => s.isDone, 3600);
+    step('batch done');
     expect(after).toMatchObject({ isDone: true, totalItems: ACCOUNTS, itemsCompleted: ACCOUNTS });
     const duplicates = await sql<{ n: number }>`select count(*) as n from (select account_id, product_id from trades where trade_instance_id = ${after.tradeInstanceId} group by account_id, product_id having count(*) > 1) d`.execute(db.kysely);
     expect(Number(duplicates.rows[0]!.n)).toBe(0);

@@ -1,4 +1,6 @@
-import { CompiledQuery, type Kysely, PostgresAdapter, sql } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { isPostgres } from './dialect.js';
+import type { Database } from './schema.js';
 
 /**
  * Many rows at driver speed on both dialects. PostgreSQL: one statement per call, one typed
@@ -19,16 +21,19 @@ const SQLITE_MAX_VARIABLES = 32_766;
 /** Statement texts by table, columns and row count: a few per table, built once. */
 const statements = new Map<string, string>();
 
-export async function bulkInsert(
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  conn: Kysely<any>,
-  table: string,
-  columns: [string, ColumnType][],
-  constants: [string, ColumnType, string | number][],
+/** A column of `table`, by the names db/schema.ts gives it, with its type on the wire. */
+export type Column<T extends keyof Database> = keyof Database[T] & string;
+export type BulkColumn<T extends keyof Database> = [Column<T>, ColumnType];
+
+export async function bulkInsert<T extends keyof Database>(
+  conn: Kysely<Database>,
+  table: T,
+  columns: BulkColumn<T>[],
+  constants: [Column<T>, ColumnType, string | number][],
   rows: unknown[][],
 ): Promise<void> {
   if (rows.length === 0) return;
-  if (conn.getExecutor().adapter instanceof PostgresAdapter) {
+  if (isPostgres(conn)) {
     const names = sql.join([...columns.map(([c]) => c), ...constants.map(([c]) => c)].map((n) => sql.ref(n)));
     const arrays = columns.map(([, type], i) => sql`${rows.map((r) => r[i])}::${sql.raw(type)}[]`);
     const fixed = constants.map(([, type, v]) => sql`${v}::${sql.raw(type)}`);

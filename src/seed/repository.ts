@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { bulkInsert, type ColumnType } from '../db/bulk-insert.js';
+import { bulkInsert, type Column, type ColumnType } from '../db/bulk-insert.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { ChunkRows, FirmRows, TableName } from './rows.js';
@@ -305,11 +305,14 @@ export async function writeTables(
       return tuple;
     });
     if (withId) ids[table] = [...(known[table] ?? []), ...newIds];
-    const constants: [string, ColumnType, string | number][] = [['firm_id', I, firmId]];
+    // One loop writes every generated table, so the column names are checked where the specs are
+    // written (keys of the seed rows, which db/schema.ts types), not here.
+    type Any = Column<typeof table>;
+    const constants: [Any, ColumnType, string | number][] = [['firm_id', I, firmId]];
     if (spec.audit) {
-      constants.push(['created_at', T, audit.at], ['created_by', T, audit.by], ['edited_at', T, audit.at], ['edited_by', T, audit.by]);
+      constants.push(['created_at' as Any, T, audit.at], ['created_by' as Any, T, audit.by], ['edited_at' as Any, T, audit.at], ['edited_by' as Any, T, audit.by]);
     }
-    const typed: [string, ColumnType][] = [...(withId ? [['id', I] as [string, ColumnType]] : []), ...columns.map((c) => [c, spec.columns[c] as ColumnType] as [string, ColumnType])];
+    const typed: [Any, ColumnType][] = [...(withId ? [['id' as Any, I] as [Any, ColumnType]] : []), ...columns.map((c) => [c as Any, spec.columns[c] as ColumnType] as [Any, ColumnType])];
     const step = dialect === 'sqlite' ? SQLITE_ROWS_PER_STATEMENT : PG_ROWS_PER_STATEMENT;
     for (let start = 0; start < values.length; start += step) {
       const part = values.slice(start, start + step);

@@ -5,84 +5,42 @@
  * (firm-level tables: the firm's arrays; book tables: the same chunk's arrays), so the
  * generator stays independent of the database and of the ids it will hand out.
  */
-export type Flag = 0 | 1;
+import type { Insertable } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+export type { Flag } from '../db/schema.js';
+
+/**
+ * A generated row of a table: the columns the generator sets, typed by db/schema.ts (one place
+ * types every table). Ids of other generated rows are positions until the writer maps them.
+ */
+type SeedRow<T extends keyof Database, Columns extends keyof Insertable<Database[T]>> = Pick<Insertable<Database[T]>, Columns>;
 
 export interface FirmRows {
-  roles: { name: string }[];
-  role_privileges: { role_id: number; privilege: string }[];
-  users: {
-    user_name: string;
-    display_name: string;
-    email: string | null;
-    kind: 'user' | 'api' | 'service';
-    password_hash: string;
-    role_id: number;
-    is_active: Flag;
-    created_at: string;
-  }[];
-  partner_apps: { name: string; client_secret_hash: string; redirect_uris: string; is_active: Flag; created_at: string }[];
-  broker_dealers: { name: string; code: string | null; is_active: Flag }[];
-  representatives: {
-    broker_dealer_id: number;
-    first_name: string;
-    last_name: string;
-    name: string;
-    number: string;
-    email: string | null;
-    is_active: Flag;
-    details: string;
-  }[];
-  products: {
-    ticker: string;
-    name: string;
-    type: string;
-    class: string | null;
-    sub_class: string | null;
-    category: string | null;
-    price_micros: number | null;
-    price_date: string | null;
-    is_cash: Flag;
-    allows_fractional: Flag;
-  }[];
-  product_prices: { product_id: number; price_date: string; price_micros: number }[];
-  models: {
-    name: string;
-    description: string | null;
-    cash_target_pct: number;
-    cash_lower_pct: number;
-    cash_upper_pct: number;
-    is_active: Flag;
-  }[];
-  model_allocations: { model_id: number; product_id: number; target_pct: number; lower_pct: number; upper_pct: number }[];
-  model_equivalents: { model_allocation_id: number; product_id: number; rank: number }[];
-  model_aggs: { name: string }[];
-  model_agg_models: { model_agg_id: number; model_id: number; weight_pct: number }[];
-  teams: { name: string }[];
-  team_users: { team_id: number; user_id: number }[];
-  model_teams: { model_id: number; team_id: number }[];
-  trade_groups: { name: string }[];
-  product_substitutions: { account_id: number | null; product_id: number; substitute_product_id: number }[];
-  user_defined_definitions: {
-    entity: string;
-    name: string;
-    category: string | null;
-    type: string;
-    code: string;
-    sequence: number;
-    options: string;
-    security_code: string | null;
-  }[];
+  roles: SeedRow<'roles', 'name'>[];
+  role_privileges: SeedRow<'role_privileges', 'role_id' | 'privilege'>[];
+  users: SeedRow<'users', 'user_name' | 'display_name' | 'email' | 'kind' | 'password_hash' | 'role_id' | 'is_active' | 'created_at'>[];
+  partner_apps: SeedRow<'partner_apps', 'name' | 'client_secret_hash' | 'redirect_uris' | 'is_active' | 'created_at'>[];
+  broker_dealers: SeedRow<'broker_dealers', 'name' | 'code' | 'is_active'>[];
+  representatives: SeedRow<'representatives', 'broker_dealer_id' | 'first_name' | 'last_name' | 'name' | 'number' | 'email' | 'is_active' | 'details'>[];
+  products: SeedRow<'products', 'ticker' | 'name' | 'type' | 'class' | 'sub_class' | 'category' | 'price_micros' | 'price_date' | 'is_cash' | 'allows_fractional'>[];
+  product_prices: SeedRow<'product_prices', 'product_id' | 'price_date' | 'price_micros'>[];
+  models: SeedRow<'models', 'name' | 'description' | 'cash_target_pct' | 'cash_lower_pct' | 'cash_upper_pct' | 'is_active'>[];
+  model_allocations: SeedRow<'model_allocations', 'model_id' | 'product_id' | 'target_pct' | 'lower_pct' | 'upper_pct'>[];
+  model_equivalents: SeedRow<'model_equivalents', 'model_allocation_id' | 'product_id' | 'rank'>[];
+  model_aggs: SeedRow<'model_aggs', 'name'>[];
+  model_agg_models: SeedRow<'model_agg_models', 'model_agg_id' | 'model_id' | 'weight_pct'>[];
+  teams: SeedRow<'teams', 'name'>[];
+  team_users: SeedRow<'team_users', 'team_id' | 'user_id'>[];
+  model_teams: SeedRow<'model_teams', 'model_id' | 'team_id'>[];
+  trade_groups: SeedRow<'trade_groups', 'name'>[];
+  product_substitutions: SeedRow<'product_substitutions', 'account_id' | 'product_id' | 'substitute_product_id'>[];
+  user_defined_definitions: SeedRow<'user_defined_definitions', 'entity' | 'name' | 'category' | 'type' | 'code' | 'sequence' | 'options' | 'security_code'>[];
   user_defined_values: FieldValueRow[];
   /** Profiles other than demo only (src/seed/profiles.ts). */
-  restricted_plans?: { name: string; name_key: string; use_in_trade_file: Flag; external_plan_id: string | null }[];
-  restricted_plan_securities?: {
-    plan_id: number;
-    product_id: number;
-    do_not_buy_group_equivalency: Flag;
-    buy_priority_id: number | null;
-    sell_priority_id: number | null;
-  }[];
-  trade_block_reasons?: { global_id: string; name: string; is_system_maintained: Flag; allow_detail_assignment: Flag }[];
+  restricted_plans?: SeedRow<'restricted_plans', 'name' | 'name_key' | 'use_in_trade_file' | 'external_plan_id'>[];
+  restricted_plan_securities?: SeedRow<'restricted_plan_securities', 'plan_id' | 'product_id' | 'do_not_buy_group_equivalency' | 'buy_priority_id' | 'sell_priority_id'>[];
+  trade_block_reasons?: SeedRow<'trade_block_reasons', 'global_id' | 'name' | 'is_system_maintained' | 'allow_detail_assignment'>[];
 }
 
 /**
@@ -97,76 +55,21 @@ export interface FieldValueRow {
 }
 
 export interface ChunkRows {
-  clients: { representative_id: number; name: string; notes: string | null }[];
-  registrations: { client_id: number; name: string; type: string; is_sleeved: Flag; do_not_trade: Flag }[];
-  accounts: {
-    registration_id: number;
-    number: string;
-    name: string;
-    custodian: string;
-    model_id: number | null;
-    cash_cents: number;
-    is_trading_blocked: Flag;
-    is_active: Flag;
-    sleeve_type: string | null;
-    sleeve_target_pct: number | null;
-    sleeve_tolerance_lower: number | null;
-    sleeve_tolerance_upper: number | null;
-    /** Profiles other than demo only. */
-    restricted_plan_id?: number | null;
-  }[];
-  positions: { account_id: number; product_id: number; shares_micros: number; cost_cents: number }[];
-  tax_lots: { position_id: number; shares_micros: number; cost_cents: number; acquired_date: string }[];
-  pending_transactions: {
-    account_id: number;
-    product_id: number | null;
-    type: string;
-    shares_micros: number;
-    amount_cents: number;
-    trade_date: string;
-    created_at: string;
-  }[];
-  trade_group_accounts: { trade_group_id: number; account_id: number }[];
+  clients: SeedRow<'clients', 'representative_id' | 'name' | 'notes'>[];
+  registrations: SeedRow<'registrations', 'client_id' | 'name' | 'type' | 'is_sleeved' | 'do_not_trade'>[];
+  accounts: SeedRow<'accounts', 'registration_id' | 'number' | 'name' | 'custodian' | 'model_id' | 'cash_cents' | 'is_trading_blocked' | 'is_active' | 'sleeve_type' | 'sleeve_target_pct' | 'sleeve_tolerance_lower' | 'sleeve_tolerance_upper' | 'restricted_plan_id'>[];
+  positions: SeedRow<'positions', 'account_id' | 'product_id' | 'shares_micros' | 'cost_cents'>[];
+  tax_lots: SeedRow<'tax_lots', 'position_id' | 'shares_micros' | 'cost_cents' | 'acquired_date'>[];
+  pending_transactions: SeedRow<'pending_transactions', 'account_id' | 'product_id' | 'type' | 'shares_micros' | 'amount_cents' | 'trade_date' | 'created_at'>[];
+  trade_group_accounts: SeedRow<'trade_group_accounts', 'trade_group_id' | 'account_id'>[];
   product_substitutions: FirmRows['product_substitutions'];
   user_defined_values: FieldValueRow[];
-  sleeve_registrations: {
-    registration_id: number;
-    sleeve_strategy_id: number | null;
-    is_active: Flag;
-    as_of_date: string | null;
-    contribution_method: string;
-    distribution_method: string;
-    corporate_action_method: string;
-    auto_rebal_frequency: string;
-    auto_rebal_month: number | null;
-    auto_rebal_day: number | null;
-    mandate: Flag;
-  }[];
-  set_aside_cash: {
-    account_id: number;
-    description: string;
-    cash_amount_type_id: number;
-    cash_amount_cents: number | null;
-    initial_amount_cents: number | null;
-    cash_amount_pct: number | null;
-    percent_calculation_type_id: number | null;
-    expiration_type_id: number;
-    expiration_date: string | null;
-    start_date: string;
-  }[];
+  sleeve_registrations: SeedRow<'sleeve_registrations', 'registration_id' | 'sleeve_strategy_id' | 'is_active' | 'as_of_date' | 'contribution_method' | 'distribution_method' | 'corporate_action_method' | 'auto_rebal_frequency' | 'auto_rebal_month' | 'auto_rebal_day' | 'mandate'>[];
+  set_aside_cash: SeedRow<'set_aside_cash', 'account_id' | 'description' | 'cash_amount_type_id' | 'cash_amount_cents' | 'initial_amount_cents' | 'cash_amount_pct' | 'percent_calculation_type_id' | 'expiration_type_id' | 'expiration_date' | 'start_date'>[];
   /** `entity_id` indexes into `entity_table`: the chunk's accounts (entity 7) or registrations (6). */
-  trade_block_details: {
-    global_id: string;
-    entity_enum: 6 | 7;
-    entity_id: number;
+  trade_block_details: (SeedRow<'trade_block_details', 'global_id' | 'entity_enum' | 'entity_id' | 'reason_id' | 'description' | 'start_date' | 'end_date' | 'is_deleted' | 'version'> & {
     entity_table: 'accounts' | 'registrations';
-    reason_id: number;
-    description: string;
-    start_date: string;
-    end_date: string | null;
-    is_deleted: Flag;
-    version: number;
-  }[];
+  })[];
 }
 
 export type TableName = keyof FirmRows | keyof ChunkRows;

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { bulkInsert, type ColumnType } from '../db/bulk-insert.js';
+import { type BulkColumn, bulkInsert } from '../db/bulk-insert.js';
 import type { Database } from '../db/schema.js';
 
 export interface NewTrade {
@@ -32,7 +32,7 @@ export interface NewTransfer {
 
 const INSERT_ROWS = 500;
 
-const TRADE_COLUMNS: [string, ColumnType][] = [
+const TRADE_COLUMNS: BulkColumn<'trades'>[] = [
   ['account_id', 'int4'],
   ['product_id', 'int4'],
   ['side', 'text'],
@@ -42,7 +42,7 @@ const TRADE_COLUMNS: [string, ColumnType][] = [
   ['price_micros', 'int8'],
   ['reason', 'text'],
 ];
-const TRANSFER_COLUMNS: [string, ColumnType][] = [
+const TRANSFER_COLUMNS: BulkColumn<'sleeve_transfers'>[] = [
   ['registration_id', 'int4'],
   ['account_id', 'int4'],
   ['amount_cents', 'int8'],
@@ -50,7 +50,7 @@ const TRANSFER_COLUMNS: [string, ColumnType][] = [
   ['target_pct', 'float8'],
   ['out_of_band', 'int4'],
 ];
-const MESSAGE_COLUMNS: [string, ColumnType][] = [
+const MESSAGE_COLUMNS: BulkColumn<'batch_messages'>[] = [
   ['account_id', 'int4'],
   ['severity', 'text'],
   ['code', 'text'],
