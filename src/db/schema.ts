@@ -1,3 +1,4 @@
+// One file types every table on purpose (docs/decisions.md, issue 15): db/schema.test.ts reads it whole.
 import type { ColumnType, Generated } from 'kysely';
 
 /**
