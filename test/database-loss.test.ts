@@ -42,7 +42,12 @@ async function relay(target: URL) {
     up() {
       open = true;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // server.close() waits for every relayed connection to end: end them first.
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
   };
 }
 
@@ -116,13 +121,17 @@ describeEachDatabase('database connection loss', (database) => {
     step('closing');
     proxy?.up();
     await app?.close();
+    step('app closed');
     await db?.close();
     await proxy?.close();
+    step('relay closed');
     await admin(async (client) => {
       await client.query(`drop schema if exists ${schema} cascade`);
       await client.query(`drop schema if exists ${schema}_jobs cascade`);
     });
-  });
+    step('schemas dropped');
+    // Closing waits for pg-boss's graceful stop (up to 30 s) on a loaded machine.
+  }, 150_000);
 
   it('stays up, answers 503 while the database is away, and finishes the batch once', async () => {
     expect(accountIds.length).toBe(ACCOUNTS);

@@ -53,7 +53,7 @@ describeEachDatabase('notifications (section 4.12)', (database) => {
 
     it('creates the user\'s integration with a fresh webhookGuid, and answers the same one on a second call', async () => {
       const created = await call(t, 'POST', url, { session: advisorA, partner: a, payload: { partnerAppId: a.clientId } });
-      expect(created.statusCode, created.body).toBe(201);
+      expect(created.statusCode, created.body).toBe(200); // section 7: success is 200
       const record = created.json();
       expect(record).toEqual({
         id: expect.any(Number),
@@ -73,7 +73,7 @@ describeEachDatabase('notifications (section 4.12)', (database) => {
       expect(again.json()).toEqual(record);
 
       const throughB = await call(t, 'POST', url, { session: advisorB, partner: b, payload: { partnerAppId: b.clientId } });
-      expect(throughB.statusCode).toBe(201);
+      expect(throughB.statusCode).toBe(200);
       expect(throughB.json()).toMatchObject({ userId: t.firm.users.advisor.id, partnerAppId: b.clientId, name: 'Partner B' });
       guidB = throughB.json().webhookGuid;
       expect(guidB).not.toBe(guidA);
@@ -112,9 +112,9 @@ describeEachDatabase('notifications (section 4.12)', (database) => {
   });
 
   describe('POST /Notify/Users/{webhookGuid}/Notifications', () => {
-    it('stores the notification and answers 201 with it as read, with and without /v1', async () => {
+    it('stores the notification and answers 200 (section 7) with it as read, with and without /v1', async () => {
       const response = await call(t, 'POST', webhook(guidA), { partner: a, payload: notification() });
-      expect(response.statusCode, response.body).toBe(201);
+      expect(response.statusCode, response.body).toBe(200);
       expect(response.json()).toEqual({
         id: expect.any(Number),
         firmId: t.firm.firmId,
@@ -130,10 +130,10 @@ describeEachDatabase('notifications (section 4.12)', (database) => {
         actionName: 'download',
       });
       const bare = await call(t, 'POST', webhook(guidA, false), { partner: a, payload: { Subject: 'Plain', Body: 'No extras', CategoryName: '', Url: '' } });
-      expect(bare.statusCode).toBe(201);
+      expect(bare.statusCode).toBe(200);
       expect(bare.json()).toMatchObject({ subject: 'Plain', url: null, categoryName: null, actionName: null });
       const nulls = await call(t, 'POST', webhook(guidA.toUpperCase()), { partner: a, payload: { Subject: 'Nulls', Body: 'b', CategoryName: null, Url: null, ActionName: null } });
-      expect(nulls.statusCode).toBe(201);
+      expect(nulls.statusCode).toBe(200);
     });
 
     it('refuses bad bodies with a 400 naming the field, and writes nothing', async () => {
@@ -165,7 +165,7 @@ describeEachDatabase('notifications (section 4.12)', (database) => {
       expect(await count()).toBe(before);
       // The bounds themselves are accepted.
       const longest = await call(t, 'POST', webhook(guidA), { partner: a, payload: notification({ Subject: 's'.repeat(200), Body: 'b'.repeat(4000), CategoryName: 'c'.repeat(100) }) });
-      expect(longest.statusCode).toBe(201);
+      expect(longest.statusCode).toBe(200);
     });
 
     it('answers 401 for a wrong secret and 404 for an unknown or another partner\'s guid, with the same bodies whatever the other part', async () => {
@@ -332,7 +332,7 @@ describeEachDatabase('notifications (section 4.12)', (database) => {
     }
     const posting = document.paths['/api/Notify/Users/{webhookGuid}/Notifications'].post;
     expect(posting.security).toEqual([]);
-    expect(Object.keys(posting.responses).sort()).toEqual(['201', '400', '401', '404', '500']);
+    expect(Object.keys(posting.responses).sort()).toEqual(['200', '400', '401', '404', '500']);
     expect(posting.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['client_id', 'client_secret', 'webhookGuid']));
   });
 

@@ -53,12 +53,13 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ notifications: Noti
         summary: 'Create the calling user\'s webhook integration with the calling partner (or answer the existing one)',
         headers: credentialHeaders,
         body: IntegrationInput,
-        response: responses({ 200: IntegrationRecord, 201: IntegrationRecord }, [401, 403]),
+        // Section 7: 200 is success; a created integration and an existing one answer alike.
+        response: responses({ 200: IntegrationRecord }, [401, 403]),
       },
     },
     async (request, reply) => {
-      const { record, created } = await notifications.createIntegration(principalOf(request), credentialsOf(request), request.body);
-      return reply.status(created ? 201 : 200).send(record);
+      const { record } = await notifications.createIntegration(principalOf(request), credentialsOf(request), request.body);
+      return reply.send(record);
     },
   );
 
@@ -125,10 +126,10 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ notifications: Noti
         headers: credentialHeaders,
         params: WebhookParams,
         body: NotificationInput,
-        response: responses({ 201: NotificationRead }, [401, 404]),
+        response: responses({ 200: NotificationRead }, [401, 404]),
       },
     },
-    async (request, reply) => reply.status(201).send(await notifications.post(webhookOf(request), request.body)),
+    async (request) => notifications.post(webhookOf(request), request.body),
   );
 
   app.get(

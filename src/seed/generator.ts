@@ -17,6 +17,7 @@ import { addDays } from './dates.js';
 import { HouseholdBuilder } from './households.js';
 import { customFieldDefinitions, FieldValueDrawer } from './custom-fields.js';
 import { type ProfileName, profileExtras, profileFirmBook } from './profiles.js';
+import { systemReasonRows } from './reasons.js';
 
 export interface GeneratorOptions {
   households: number;
@@ -161,6 +162,8 @@ export function generateFirmBook(options: GeneratorOptions): BookTables {
     })),
     user_defined_definitions: customFieldDefinitions(),
     user_defined_values,
+    // Spec 2.5: the system reasons exist from the moment the firm does (issue 17), not on first use.
+    trade_block_reasons: systemReasonRows(),
   };
   return profileFirmBook(options.profile ?? 'demo', options.seed, options.asOf, book);
 }

@@ -160,12 +160,6 @@ export function profileFirmBook(profile: ProfileName, seed: number, asOf: string
       addModel(name, 'Direct indexing: single stocks replicating an index', 1, members, members.map((_, k) => 1 / (k + 10)));
     }
   }
-  book.trade_block_reasons = ['Manual', 'OCI', 'TOM Only', 'Fixed Income'].map((name, i) => ({
-    global_id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
-    name,
-    is_system_maintained: 1,
-    allow_detail_assignment: 1,
-  }));
   return book;
 }
 

@@ -21,9 +21,13 @@ export function isExpired(row: Row, today: string): boolean {
 
 const amountOf = (row: Row) => (row.cash_amount_type_id === 2 ? Number(row.cash_amount_pct ?? 0) : (dollars(row.cash_amount_cents) ?? 0));
 
-/** Omitted bounds of a dollar record read as the full amount. */
+/**
+ * Omitted bounds read as the full cashAmount (spec 4.6), for percent records too (issue 17): there
+ * the figure is the percent itself, as the record states it; the engine applies it to the account's
+ * value on the day.
+ */
 function bounds(row: Row) {
-  const full = row.cash_amount_type_id === 1 ? amountOf(row) : null;
+  const full = amountOf(row);
   return { minCashAmount: dollars(row.min_cash_cents) ?? full, maxCashAmount: dollars(row.max_cash_cents) ?? full };
 }
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/db/schema.js';
 import { DEFAULT_ROLES } from '../../src/auth/privileges.js';
 import { digest, hashPassword } from '../../src/auth/secrets.js';
+import { systemReasonRows } from '../../src/seed/reasons.js';
 
 export interface TestFirm {
   firmId: number;
@@ -36,6 +37,11 @@ export async function createTestFirm(db: Kysely<Database>, code: string): Promis
     .returning('id')
     .executeTakeFirstOrThrow();
   const firmId = firm.id;
+  // As the seed does: a firm has its system trade-block reasons from the start (spec 2.5).
+  await db
+    .insertInto('trade_block_reasons')
+    .values(systemReasonRows().map((r) => ({ ...r, global_id: crypto.randomUUID(), firm_id: firmId, created_at: now, created_by: 'test', edited_at: now, edited_by: 'test' })))
+    .execute();
   const roleIds: Record<string, number> = {};
   for (const [name, privileges] of Object.entries({ ...DEFAULT_ROLES, 'No Privileges': [] })) {
     const role = await db.insertInto('roles').values({ firm_id: firmId, name }).returning('id').executeTakeFirstOrThrow();

@@ -6,6 +6,7 @@ import { Privilege } from '../../auth/privileges.js';
 import { V2Create, V2Detail, V2ListQuery, V2Update } from './schemas.js';
 import type { RebalancerTradeBlockService } from './service.js';
 import { IdSchema } from '../../http/ids.js';
+import { validationError } from '../../shared/errors.js';
 
 // The synced copy is portfolio data: the same privileges as the platform's v1 routes.
 const read = { privilege: Privilege.PortfolioRead };
@@ -57,6 +58,25 @@ export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions
     base,
     { config: edit, schema: { tags, summary: 'Update description and dates of the detail with this id', body: V2Update, response: responses({ 200: V2Detail }, [401, 403, 404]) } },
     async (request) => details.update(principalOf(request), request.body),
+  );
+  // Spec 9.3: "an update key of id" — the id may also name the detail in the path, as REST clients send it.
+  app.put(
+    `${base}/:id`,
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: 'Update description and dates of the detail named by the id in the path (a body id, if sent, must be the same)',
+        params: IdParams,
+        body: Type.Partial(V2Update),
+        response: responses({ 200: V2Detail }, [400, 401, 403, 404]),
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (request.body.id !== undefined && request.body.id !== id) throw validationError('id', `must be ${id}, the id in the path, or be left out`);
+      return details.update(principalOf(request), { ...request.body, id });
+    },
   );
   app.delete(
     `${base}/:id`,

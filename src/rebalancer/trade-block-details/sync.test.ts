@@ -90,6 +90,14 @@ describeEachDatabase('trade block sync to the rebalancer and its v2 interface', 
 
     const updated = await rebalancer('PUT', v2, { id: first.id, description: 'changed', endDate: '2026-05-01' });
     expect(updated.json()).toMatchObject({ id: first.id, description: 'changed', endDate: '2026-05-01', globalId: first.globalId });
+    // Spec 9.3: the update key is id, in the body or in the path.
+    const byPath = await rebalancer('PUT', `${v2}/${first.id}`, { description: 'changed by path' });
+    expect(byPath.statusCode).toBe(200);
+    expect(byPath.json()).toMatchObject({ id: first.id, description: 'changed by path', endDate: '2026-05-01' });
+    const disagreeing = await rebalancer('PUT', `${v2}/${first.id}`, { id: second.id, description: 'x' });
+    expect(disagreeing.statusCode).toBe(400);
+    expect(disagreeing.json().errors).toEqual([{ field: 'id', message: `must be ${first.id}, the id in the path, or be left out` }]);
+    expect((await rebalancer('PUT', `${v2}/999999`, { description: 'x' })).statusCode).toBe(404);
     const immutable = await rebalancer('PUT', v2, { id: first.id, relatedType: 16 });
     expect(immutable.statusCode).toBe(400);
     expect(immutable.json().errors).toEqual([{ field: 'relatedType', message: 'cannot be changed (it is 32)' }]);
