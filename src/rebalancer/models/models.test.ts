@@ -95,6 +95,21 @@ describeEachDatabase('models and teams (section 4.10)', (database) => {
     expect((await t.app.inject({ url: `/rebalancer/v1/modeling/models/${id}`, headers: { authorization: stranger } })).statusCode).toBe(404);
   });
 
+  it('takes back the body its GET returned (section 4.10 rule 2: read, change, send back)', async () => {
+    const created = (await call('POST', '/v1/modeling/models', model())).json();
+    const read = (await call('GET', `/v1/modeling/models/${created.id}`)).json<Record<string, unknown>>();
+    expect(read.isActive).toBe(1);
+    const back = await call('PUT', `/v1/modeling/models/${created.id}`, { ...read, description: 'changed only this' });
+    expect(back.statusCode, back.body).toBe(200);
+    const sent = back.json<Record<string, unknown>>();
+    expect(sent).toMatchObject({ name: read.name, isActive: 1, description: 'changed only this', targets: read.targets, teamIds: read.teamIds });
+    const off = await call('PUT', `/v1/modeling/models/${created.id}`, { ...sent, isActive: 0 });
+    expect(off.json().isActive).toBe(0);
+    const bad = await call('PUT', `/v1/modeling/models/${created.id}`, { ...sent, isActive: 2 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].field).toBe('isActive');
+  });
+
   it('replaces the allocation on PUT and keeps it when targets are omitted', async () => {
     const created = (await call('POST', '/v1/modeling/models', model())).json();
     const targets = [{ productId: p[4], targetPercent: 95, equivalents: [p[0]] }];

@@ -15,7 +15,8 @@ export const ModelTargetInput = Type.Object({
 const ModelFields = {
   name: Type.String({ maxLength: 200 }),
   description: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
-  isActive: Type.Optional(Type.Boolean()),
+  // Section 4.10 rule 2: a model is updated by sending back what GET returned, which reads 0/1.
+  isActive: Type.Optional(Type.Union([Type.Boolean(), Type.Integer({ minimum: 0, maximum: 1 })], { description: 'true/false, or 0/1 as reads give it' })),
   cashTargetPercent: Type.Optional(Percent('Default 0 on create')),
   cashLowerTolerance: Type.Optional(Percent('Default 0 on create')),
   cashUpperTolerance: Type.Optional(Percent('Cash above target + this is invested; default 0 on create')),

@@ -144,7 +144,7 @@ export class ModelService {
         const columns = {
           name,
           ...(input.description !== undefined ? { description: input.description?.trim() || null } : {}),
-          ...(input.isActive !== undefined ? { is_active: input.isActive ? (1 as const) : (0 as const) } : {}),
+          ...(input.isActive !== undefined ? { is_active: input.isActive === true || input.isActive === 1 ? (1 as const) : (0 as const) } : {}),
           ...(input.cashTargetPercent !== undefined ? { cash_target_pct: input.cashTargetPercent } : {}),
           ...(input.cashLowerTolerance !== undefined ? { cash_lower_pct: input.cashLowerTolerance } : {}),
           ...(input.cashUpperTolerance !== undefined ? { cash_upper_pct: input.cashUpperTolerance } : {}),
