@@ -68,12 +68,9 @@ export async function createBatch(deps: BatchDeps, items: unknown[]): Promise<Tr
       taken.add(item.globalId);
     }
     if (problems.length > 0) return failed.push(failure(raw, problems.join('; ')));
-    if (registration && registration.is_sleeved !== 1) {
-      // Rule 3 drops these; the response says so rather than dropping them silently.
-      return failed.push(
-        failure(raw, `dropped: registration ${item.entityId} is not sleeved; registration-level blocks apply to sleeved registrations only`),
-      );
-    }
+    // Rule 3: a registration block for a registration that is not sleeved is silently dropped on
+    // create: neither stored nor reported as failed (issue 17), so it does not turn a good batch into a 207.
+    if (registration && registration.is_sleeved !== 1) return;
     accepted.push({ item, reason: typeof reason === 'string' ? undefined : reason, entityName: (account ?? registration)!.name });
   });
 
