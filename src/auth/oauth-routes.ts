@@ -74,7 +74,8 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthService; baseP
           code_challenge: Type.Optional(Type.String()),
           code_challenge_method: Type.Optional(Type.String()),
         }),
-        response: { 200: Html, 400: Html },
+        // Section 7: wrong, missing or empty parameters of the oauth page are a 401 (shown as a page).
+        response: { 200: Html, 400: Html, 401: Html },
       },
     },
     async (request, reply) => {

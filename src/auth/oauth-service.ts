@@ -64,20 +64,20 @@ export class OAuthService {
     const missing = (['clientId', 'responseType', 'redirectUri'] as const).filter((k) => !request[k]);
     if (missing.length > 0) {
       const names = missing.map((k) => ({ clientId: 'client_id', responseType: 'response_type', redirectUri: 'redirect_uri' })[k]);
-      throw new AuthorizePageError(400, `The sign-in request is missing ${names.join(', ')}.`);
+      throw new AuthorizePageError(401, `The sign-in request is missing ${names.join(', ')}.`);
     }
-    if (request.responseType !== 'code') throw new AuthorizePageError(400, 'response_type must be "code".');
+    if (request.responseType !== 'code') throw new AuthorizePageError(401, 'response_type must be "code".');
     const app = /^\d+$/.test(request.clientId!) ? await this.repository.findPartnerApp(Number(request.clientId)) : undefined;
-    if (!app || app.is_active !== 1) throw new AuthorizePageError(400, 'The client_id is not a registered application.');
+    if (!app || app.is_active !== 1) throw new AuthorizePageError(401, 'The client_id is not a registered application.');
     const registered = JSON.parse(app.redirect_uris) as string[];
     // Exact match only: no trailing-slash, case, query, port or scheme leniency (RFC 9700 4.1.3).
     if (!registered.includes(request.redirectUri!)) {
-      throw new AuthorizePageError(400, 'Could not create authentication code: the redirect_uri is missing or not registered for this application.');
+      throw new AuthorizePageError(401, 'Could not create authentication code: the redirect_uri is missing or not registered for this application.');
     }
     if (request.codeChallenge !== undefined || request.codeChallengeMethod !== undefined) {
-      if (request.codeChallengeMethod !== 'S256') throw new AuthorizePageError(400, 'code_challenge_method must be S256.');
+      if (request.codeChallengeMethod !== 'S256') throw new AuthorizePageError(401, 'code_challenge_method must be S256.');
       if (!request.codeChallenge || !PKCE_CHALLENGE.test(request.codeChallenge)) {
-        throw new AuthorizePageError(400, 'code_challenge must be a base64url SHA-256 digest (43 characters).');
+        throw new AuthorizePageError(401, 'code_challenge must be a base64url SHA-256 digest (43 characters).');
       }
     }
     const now = this.clock.now();

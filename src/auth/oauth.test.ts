@@ -69,7 +69,7 @@ describeEachDatabase('OAuth 2.0 authorization-code flow', (database) => {
     expect(noCookie.body).toContain('expired');
   });
 
-  it('shows errors as a page, never a redirect, for missing or wrong request parameters', async () => {
+  it('shows errors as a 401 page (section 7), never a redirect, for missing, empty or wrong request parameters', async () => {
     const good = { response_type: 'code', client_id: String(t.firm.clientId), redirect_uri: REDIRECT };
     const cases: [Record<string, string>, RegExp][] = [
       [{ ...good, client_id: '' }, /missing client_id/],
@@ -89,14 +89,14 @@ describeEachDatabase('OAuth 2.0 authorization-code flow', (database) => {
     ];
     for (const [query, message] of cases) {
       const response = await t.app.inject({ url: `/api/oauth/?${new URLSearchParams(query)}` });
-      expect(response.statusCode, JSON.stringify(query)).toBe(400);
+      expect(response.statusCode, JSON.stringify(query)).toBe(401);
       expect(response.headers.location).toBeUndefined();
       expect(response.headers['content-type']).toContain('text/html');
       expect(response.body).toMatch(message);
     }
     // An unencoded redirect_uri with its own query splits into other parameters and matches nothing.
     const raw = await t.app.inject({ url: `/api/oauth/?response_type=code&client_id=${t.firm.clientId}&redirect_uri=${REDIRECT}?a=1&b=2` });
-    expect(raw.statusCode).toBe(400);
+    expect(raw.statusCode).toBe(401);
     expect(raw.body).toContain('Could not create authentication code');
   });
 
@@ -162,6 +162,12 @@ describeEachDatabase('OAuth 2.0 authorization-code flow', (database) => {
     const code = await codeFor();
     const unencoded = await t.app.inject({ method: 'POST', url: `/api/v1/Security/Token?grant_type=authorization_code&code=${code}&client_id=${t.firm.clientId}&client_secret=${t.firm.clientSecret}&response_type=code&redirect_uri=${REDIRECT}?x=1&y=2` });
     expect(unencoded.statusCode).toBe(401);
+    // Section 5.3: even a plain registered URI must be URL-encoded in the query form.
+    const plain = await t.app.inject({ method: 'POST', url: `/api/v1/Security/Token?grant_type=authorization_code&code=${code}&client_id=${t.firm.clientId}&client_secret=${t.firm.clientSecret}&response_type=code&redirect_uri=${REDIRECT}` });
+    expect(plain.statusCode).toBe(401);
+    expect(plain.json()).toEqual({ error: 'invalid_request', error_description: 'redirect_uri in the query must be URL-encoded (section 5.3)' });
+    const encoded = await t.app.inject({ method: 'POST', url: `/api/v1/Security/Token?grant_type=authorization_code&code=${code}&client_id=${t.firm.clientId}&client_secret=${t.firm.clientSecret}&redirect_uri=${encodeURIComponent(REDIRECT)}` });
+    expect(encoded.statusCode, encoded.body).toBe(200); // and response_type may be left out, as generic clients do
     for (const name of ['code', 'client_id', 'redirect_uri', 'client_secret', 'grant_type']) {
       for (const value of [undefined, '']) {
         const fields = grant(await codeFor());

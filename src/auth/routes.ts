@@ -37,6 +37,17 @@ function parameters(request: FastifyRequest) {
   return { get, authorization };
 }
 
+/**
+ * Section 5.3 answers 401 when the query form carries redirect_uri without URL-encoding it. An
+ * encoded URI has no raw ':' or '/' in the query string; a raw one would also lose any query of its
+ * own to the token request's parameters. Read from the raw URL: the parsed query is decoded already.
+ */
+function redirectUriUnencodedInQuery(request: FastifyRequest): boolean {
+  const search = request.raw.url?.split('?').slice(1).join('?') ?? '';
+  const raw = search.split('&').find((pair) => pair.split('=')[0]?.toLowerCase() === 'redirect_uri');
+  return raw !== undefined && /[:/?]/.test(raw.slice(raw.indexOf('=') + 1));
+}
+
 async function token(auth: AuthService, oauth: OAuthService, request: FastifyRequest, reply: FastifyReply) {
   const { get, authorization } = parameters(request);
   try {
@@ -50,6 +61,9 @@ async function token(auth: AuthService, oauth: OAuthService, request: FastifyReq
       clientSecret = decodeURIComponent(basic.password);
     }
     if (grantType === 'authorization_code') {
+      if (redirectUriUnencodedInQuery(request)) {
+        throw new OAuthError('invalid_request', 'redirect_uri in the query must be URL-encoded (section 5.3)');
+      }
       return await oauth.exchangeCode({
         code: get('code'),
         clientId,
