@@ -178,6 +178,19 @@ describeEachDatabase('wealth seed', (database) => {
     expect(other.firm).toMatchObject({ code: 'SECOND', name: 'Demo firm SECOND' });
     if (schema) expect((await firms())?.map((f) => f.code)).toEqual(['DEMO', 'SECOND']);
 
+    // An operator takes a user's access away and gives it back, and resets a password, from the CLI.
+    const api = other.users.find((u: { kind: string }) => u.kind === 'api').userName as string;
+    const off = await finished(wealth(['users', 'deactivate', '--firm', 'SECOND', '--user', api], env));
+    expect(off.code, off.output).toBe(0);
+    expect(off.output).toContain(`${api}: deactivated, every token revoked`);
+    const on = await finished(wealth(['users', 'reactivate', '--firm', 'SECOND', '--user', api], env));
+    expect(on.output).toContain(`${api}: active`);
+    const reset = await finished(wealth(['users', 'reset-password', '--firm', 'SECOND', '--user', api], env));
+    expect(reset.output).toMatch(/new password: \S{12,}/);
+    const unknown = await finished(wealth(['users', 'deactivate', '--firm', 'SECOND', '--user', 'nobody'], env));
+    expect(unknown.code).toBe(1);
+    expect(unknown.output.trim()).toBe('error: no user nobody in firm SECOND');
+
     const badCode = await finished(wealth(['seed', '--demo', '--firm-code', 'a b!'], env));
     expect(badCode.code).toBe(1);
     expect(badCode.output.trim()).toBe('--firm-code must be 1 to 32 letters, digits, - or _; got "a b!"');
