@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
-import { describeEachDatabase } from './support/databases.js';
+import { describeEachDatabase, type TestDatabase } from './support/databases.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -53,31 +53,50 @@ async function waitForHealth(base: string, child: ChildProcess) {
   throw new Error('server did not become healthy');
 }
 
-describeEachDatabase('npm start on an empty database', (database) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'wealth-start-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir };
+/** Runs a SQL statement against the test PostgreSQL database (schemas of spawned processes). */
+async function adminQuery<T extends pg.QueryResultRow>(database: TestDatabase, text: string) {
+  const client = new pg.Client({ connectionString: database.config.dialect === 'postgres' ? database.config.url : '' });
+  await client.connect();
+  try {
+    return (await client.query<T>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The environment of `wealth` processes a suite spawns: their own DATA_DIR and, on PostgreSQL, a
+ * schema of their own (created by `fresh()`, chosen through the URL); both go when the suite ends.
+ */
+function spawnedEnvironment(database: TestDatabase, prefix: string, extra: (dataDir: string) => Record<string, string> = () => ({})) {
+  const dataDir = mkdtempSync(join(tmpdir(), `wealth-${prefix}-`));
+  const env: Record<string, string> = { DATA_DIR: dataDir, ...extra(dataDir) };
   let schema: string | undefined;
   afterAll(async () => {
     rmSync(dataDir, { recursive: true, force: true });
-    if (schema && database.config.dialect === 'postgres') {
-      const client = new pg.Client({ connectionString: database.config.url });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
-    }
+    if (schema) await adminQuery(database, `drop schema if exists ${schema} cascade`);
   });
-
-  it('seeds a demo firm, prints its logins, writes them to DATA_DIR, serves the book with them and stops cleanly on SIGTERM', async () => {
-    if (database.config.dialect === 'postgres') {
-      schema = `start_${randomBytes(5).toString('hex')}`;
-      const client = new pg.Client({ connectionString: database.config.url });
-      await client.connect();
-      await client.query(`create schema ${schema}`);
-      await client.end();
+  return {
+    env,
+    dataDir,
+    schema: () => schema,
+    async fresh() {
+      if (database.config.dialect !== 'postgres') return;
+      schema = `${prefix}_${randomBytes(5).toString('hex')}`;
+      await adminQuery(database, `create schema ${schema}`);
       const url = new URL(database.config.url);
       url.searchParams.set('options', `-c search_path=${schema}`);
       env.DATABASE_URL = url.toString();
-    }
+    },
+  };
+}
+
+describeEachDatabase('npm start on an empty database', (database) => {
+  const spawned = spawnedEnvironment(database, 'start');
+  const { env, dataDir } = spawned;
+
+  it('seeds a demo firm, prints its logins, writes them to DATA_DIR, serves the book with them and stops cleanly on SIGTERM', async () => {
+    await spawned.fresh();
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const server = wealth(['serve'], { ...env, PORT: String(port), HOST: '127.0.0.1' });
@@ -129,39 +148,19 @@ describeEachDatabase('wealth migrate', (database) => {
 
 /** Issue 14: seeding and writing the credentials happen together or not at all; each firm keeps its own file. */
 describeEachDatabase('wealth seed', (database) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'wealth-seed-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, SQLITE_FILE: join(dataDir, 'seed.sqlite') };
-  let schema: string | undefined;
+  const spawned = spawnedEnvironment(database, 'seed', (dir) => ({ SQLITE_FILE: join(dir, 'seed.sqlite') }));
+  const { env, dataDir } = spawned;
   const firms = async () => {
+    const schema = spawned.schema();
     if (!schema) return undefined;
-    const client = new pg.Client({ connectionString: database.config.dialect === 'postgres' ? database.config.url : '' });
-    await client.connect();
     // The refused seed stops before migrating: no table, so no firm.
-    const exists = await client.query<{ t: string | null }>(`select to_regclass('${schema}.firms')::text as t`);
-    const { rows } = exists.rows[0]?.t ? await client.query<{ code: string; name: string }>(`select code, name from ${schema}.firms order by id`) : { rows: [] };
-    await client.end();
-    return rows;
+    const [table] = await adminQuery<{ t: string | null }>(database, `select to_regclass('${schema}.firms')::text as t`);
+    return table?.t ? adminQuery<{ code: string; name: string }>(database, `select code, name from ${schema}.firms order by id`) : [];
   };
-  afterAll(async () => {
-    rmSync(dataDir, { recursive: true, force: true });
-    if (schema && database.config.dialect === 'postgres') {
-      const client = new pg.Client({ connectionString: database.config.url });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
-    }
-  });
 
   it('commits nothing when the credentials cannot be written, and gives each firm its own name and file', async () => {
     if (database.config.dialect === 'postgres') {
-      schema = `seed_${randomBytes(5).toString('hex')}`;
-      const client = new pg.Client({ connectionString: database.config.url });
-      await client.connect();
-      await client.query(`create schema ${schema}`);
-      await client.end();
-      const url = new URL(database.config.url);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      env.DATABASE_URL = url.toString();
+      await spawned.fresh();
       // PostgreSQL keeps no file in DATA_DIR: only the credentials need it, and they are checked first.
       const refused = await finished(wealth(['seed', '--demo', '--households', '2'], { ...env, DATA_DIR: '/etc/hostname/not-a-directory' }));
       expect(refused.code).toBe(1);
@@ -176,7 +175,7 @@ describeEachDatabase('wealth seed', (database) => {
     const other = JSON.parse(readFileSync(join(dataDir, 'credentials-SECOND.json'), 'utf8'));
     expect(demo.firm).toMatchObject({ code: 'DEMO', name: 'Summit Wealth Partners (Demo)' });
     expect(other.firm).toMatchObject({ code: 'SECOND', name: 'Demo firm SECOND' });
-    if (schema) expect((await firms())?.map((f) => f.code)).toEqual(['DEMO', 'SECOND']);
+    if (spawned.schema()) expect((await firms())?.map((f) => f.code)).toEqual(['DEMO', 'SECOND']);
 
     // An operator takes a user's access away and gives it back, and resets a password, from the CLI.
     const api = other.users.find((u: { kind: string }) => u.kind === 'api').userName as string;
