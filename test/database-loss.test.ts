@@ -26,8 +26,14 @@ async function relay(target: URL) {
     upstream.connect(Number(target.port || 5432), target.hostname);
     for (const s of [client, upstream]) {
       sockets.add(s);
-      s.on('close', () => sockets.delete(s));
       s.on('error', () => undefined);
+      // Either side going (an end or a reset) takes the other with it, as a real connection would:
+      // pipe() passes on an end but not an error, and the service would wait on a silent socket.
+      s.on('close', () => {
+        sockets.delete(s);
+        client.destroy();
+        upstream.destroy();
+      });
     }
     client.pipe(upstream).pipe(client);
   });
