@@ -7,6 +7,7 @@ import type {
   SignInFailureTable,
   UserTable,
 } from '../db/schema.js';
+import { preparedQuery } from '../db/prepared.js';
 
 export type UserRow = Selectable<UserTable>;
 
@@ -20,6 +21,22 @@ export interface TokenOwner {
   expiresAt: string;
   privileges: string[];
 }
+
+const liveToken = preparedQuery((db: Kysely<Database>, tokenHash: string, audience: 'platform' | 'rebalancer', now: string) =>
+  db
+    .selectFrom('access_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .leftJoin('partner_apps as a', 'a.id', 't.client_id')
+    .leftJoin('role_privileges as p', 'p.role_id', 'u.role_id')
+    .select(['t.id', 't.user_id', 't.firm_id', 't.client_id', 't.expires_at', 'u.user_name', 'u.kind', 'p.privilege'])
+    .where('t.token_hash', '=', tokenHash)
+    .where('t.audience', '=', audience)
+    .where('t.revoked_at', 'is', null)
+    .where('t.expires_at', '>', now)
+    .where('u.is_active', '=', 1)
+    // A token issued through a partner app dies with the app.
+    .where((eb) => eb.or([eb('t.client_id', 'is', null), eb('a.is_active', '=', 1)])),
+);
 
 export class AuthRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -207,22 +224,12 @@ export class AuthRepository {
       .execute();
   }
 
-  /** One query per authenticated request: the token, its user and the user's privileges. */
+  /**
+   * One query per authenticated request: the token, its user and the user's privileges. Built and
+   * compiled once (every request runs it, and nothing caches its answer: docs/decisions.md).
+   */
   async findLiveToken(tokenHash: string, audience: 'platform' | 'rebalancer', now: string): Promise<TokenOwner | undefined> {
-    const rows = await this.db
-      .selectFrom('access_tokens as t')
-      .innerJoin('users as u', 'u.id', 't.user_id')
-      .leftJoin('partner_apps as a', 'a.id', 't.client_id')
-      .leftJoin('role_privileges as p', 'p.role_id', 'u.role_id')
-      .select(['t.id', 't.user_id', 't.firm_id', 't.client_id', 't.expires_at', 'u.user_name', 'u.kind', 'p.privilege'])
-      .where('t.token_hash', '=', tokenHash)
-      .where('t.audience', '=', audience)
-      .where('t.revoked_at', 'is', null)
-      .where('t.expires_at', '>', now)
-      .where('u.is_active', '=', 1)
-      // A token issued through a partner app dies with the app.
-      .where((eb) => eb.or([eb('t.client_id', 'is', null), eb('a.is_active', '=', 1)]))
-      .execute();
+    const { rows } = await liveToken(this.db, tokenHash, audience, now);
     const first = rows[0];
     if (!first) return undefined;
     return {
