@@ -7,6 +7,7 @@ import { requireAuthentication } from '../auth/hook.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import { authRoutes } from '../auth/routes.js';
 import { bookRoutes } from '../book/routes.js';
+import { portfolioCompatRoutes } from '../book/compat/routes.js';
 import { customFieldRoutes } from '../book/custom-fields/routes.js';
 import { representativeRoutes } from '../book/representatives/routes.js';
 import { legacyAccountRoutes } from '../trade-blocks/legacy-routes.js';
@@ -37,6 +38,7 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
     await secured.register(oauthRoutes, { oauth: services.oauth, basePath });
     for (const prefix of ['/v1', '']) {
       await secured.register(bookRoutes, { prefix, verbose: services.verbose, holdings: services.holdings });
+      await secured.register(portfolioCompatRoutes, { prefix, compat: services.portfolioCompat });
       await secured.register(transactionRoutes, { prefix, db: services.db.kysely, clock: services.clock });
       await secured.register(tradingRoutes, { prefix, trading: services.trading, quickTrades: services.quickTrades });
       await secured.register(riskPartnerRoutes, { prefix, riskProfiling: services.riskProfiling, basePath });
