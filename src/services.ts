@@ -4,6 +4,7 @@ import { AuthRepository } from './auth/repository.js';
 import { OAuthService } from './auth/oauth-service.js';
 import { AuthService } from './auth/service.js';
 import { UserAdminService } from './auth/users.js';
+import { BasicLoginSettings } from './auth/basic-login-setting.js';
 import { SignInThrottle } from './auth/throttle.js';
 import { VERBOSE_ENTITIES, accounts, clients, registrations, type EntityDescriptor } from './book/entities.js';
 import { PortfolioCompatRepository } from './book/compat/repository.js';
@@ -41,6 +42,7 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     auth,
     oauth: new OAuthService(authRepository, auth, throttle, clock, config.authorizationCodeTtlSeconds, config.refreshGraceSeconds),
     users: new UserAdminService(authRepository, clock),
+    basicLogin: new BasicLoginSettings(authRepository),
     verbose,
     portfolioCompat: new PortfolioCompatService(
       new PortfolioCompatRepository(db.kysely),

@@ -5,6 +5,7 @@ import { responses } from '../http/problem.js';
 import { principalOf } from './hook.js';
 import { Privilege } from './privileges.js';
 import { MIN_PASSWORD_LENGTH, type UserAdminService } from './users.js';
+import type { BasicLoginSettings } from './basic-login-setting.js';
 
 const tags = ['Users'];
 const admin = { privilege: Privilege.PlatformAdmin };
@@ -18,7 +19,41 @@ const User = Type.Object({
 const UserParams = Type.Object({ userId: IdSchema() });
 
 /** User administration for a firm's administrators: who can sign in, and with which password. */
-export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserAdminService }> = async (app, { users }) => {
+const BasicLogin = Type.Object({
+  enabled: Type.Boolean({ description: 'Whether API and service users may log in with Basic credentials alone' }),
+  partnerAppId: Type.Union([Type.Integer(), Type.Null()], { description: 'The partner app those logins are issued through' }),
+  partnerAppName: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserAdminService; basicLogin: BasicLoginSettings }> = async (app, { users, basicLogin }) => {
+  app.get(
+    '/Security/Firm/BasicLogin',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Whether the firm lets its API users log in with Basic credentials alone (off by default)',
+        response: responses({ 200: BasicLogin }, [401, 403]),
+      },
+    },
+    async (request) => basicLogin.get(principalOf(request).firmId),
+  );
+  app.put(
+    '/Security/Firm/BasicLogin',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Turns Basic-only login on (through the given partner app, or the firm\'s oldest active one) or off',
+        description:
+          'On, `GET /v1/security/token` with only `Authorization: Basic` logs an API or service user of this firm in through the partner app, ' +
+          'as clients written for the source system expect. The password then stands alone: anyone holding it can log in without the partner secret.',
+        body: Type.Object({ enabled: Type.Boolean(), partnerAppId: Type.Optional(IdSchema()) }),
+        response: responses({ 200: BasicLogin }, [400, 401, 403]),
+      },
+    },
+    async (request) => basicLogin.set(principalOf(request).firmId, request.body),
+  );
   app.get(
     '/Security/Users',
     { config: admin, schema: { tags, summary: 'The firm\'s users, active or not', response: responses({ 200: Type.Array(User) }, [401, 403]) } },

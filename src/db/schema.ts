@@ -23,6 +23,8 @@ export interface FirmTable {
   trade_block_dates: Flag;
   trade_block_custom_types: Flag;
   default_asset_values: string;
+  /** The partner app Basic-only logins go through; null: Basic login needs client_id and client_secret. */
+  basic_login_app_id: number | null;
   created_at: string;
 }
 

@@ -47,7 +47,7 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
       await secured.register(customFieldRoutes, { prefix, definitions: services.customFieldDefinitions });
       await secured.register(sleeveRoutes, { prefix, sleeves: services.sleeves });
     }
-    await secured.register(userRoutes, { prefix: '/v1', users: services.users });
+    await secured.register(userRoutes, { prefix: '/v1', users: services.users, basicLogin: services.basicLogin });
     await secured.register(riskQuestionnaireRoutes, { questionnaire: services.riskQuestionnaire, basePath });
     // Section 4.2 writes the trade block paths (and rule 7's account paths) with /v1 only.
     await secured.register(tradeBlockRoutes, { prefix: '/v1', tradeBlocks: services.tradeBlocks, reasons: services.tradeBlockReasons });
