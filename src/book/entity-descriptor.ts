@@ -1,5 +1,6 @@
 import type { TObject } from 'typebox';
 import type { CustomFieldLevel } from './custom-fields/schemas.js';
+import type { BookRepository } from './repository.js';
 
 /**
  * One descriptor per verbose entity of the portfolio API. The routes, service and repository
@@ -30,6 +31,8 @@ export interface EntityDescriptor<Input, Record> {
   normalize?(input: Input): Input;
   /** POST takes `{ [envelope]: record, id: 0 }` (section 2.13) instead of the bare record. */
   envelope?: string;
+  /** Parts of the record read from the book below the row (the household's accounts, …), for a page of records at once. */
+  details?(tx: BookRepository, firmId: number, records: Record[]): Promise<Record[]>;
   /** Served at `GET …/Verbose/New`: a new record with every field at its default. */
   template?: { schema: TObject; value(): object };
 }

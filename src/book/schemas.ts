@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { HouseholdDetails } from './households/schemas.js';
 import { IdSchema } from '../http/ids.js';
 
 const Id = IdSchema();
@@ -22,7 +23,14 @@ export const ClientInput = Type.Object({
   representativeId: Id,
   notes: Type.Optional(Type.Union([Type.String({ maxLength: 4000 }), Type.Null()])),
 });
-export const ClientRecord = Type.Object({ id: Id, ...ClientInput.properties, notes: Type.Union([Type.String(), Type.Null()]), ...Audit });
+export const ClientRecord = Type.Object({
+  id: Id,
+  ...ClientInput.properties,
+  notes: Type.Union([Type.String(), Type.Null()]),
+  ...Audit,
+  // Section 2.16's household verbose record; read-only, and ignored when a record is sent back.
+  ...HouseholdDetails,
+});
 
 export const RegistrationInput = Type.Object({
   clientId: Id,

@@ -40,6 +40,8 @@ export const portfolioCompatRoutes: FastifyPluginAsyncTypebox<{ compat: Portfoli
   app.get(
     '/authorization/user',
     {
+      // Any live token may ask whom it belongs to.
+      config: { tokenOnly: true },
       schema: {
         tags: ['Authentication'],
         summary: 'Who the token belongs to: user name (loginUserId), firm, role and privileges',
