@@ -2,6 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
+import { RebalancerAccountRepository } from './accounts/repository.js';
+import { rebalancerAccountRoutes } from './accounts/routes.js';
+import { RebalancerAccountService } from './accounts/service.js';
 import { ModelRepository } from './models/repository.js';
 import { modelRoutes } from './models/routes.js';
 import { ModelService } from './models/service.js';
@@ -13,12 +16,16 @@ import { CashNeedsRepository, SetAsideRepository } from '../set-aside-cash/repos
 import { setAsideRoutes } from './set-aside-cash/routes.js';
 import { SetAsideService } from '../set-aside-cash/service.js';
 
-/** The rebalancing application's data (issue 7): restricted plans, set aside cash, models and teams. */
+/** The rebalancing application's data (issue 7): restricted plans, set aside cash, models and teams, the account reads. */
 export const rebalancerDataRoutes: FastifyPluginAsync<{ db: Kysely<Database>; clock: Clock }> = async (app, { db, clock }) => {
-  await app.register(restrictedPlanRoutes, { plans: new RestrictedPlanService(new RestrictedPlanRepository(db), clock) });
+  const plans = new RestrictedPlanService(new RestrictedPlanRepository(db), clock);
+  const models = new ModelService(new ModelRepository(db), clock);
+  await app.register(restrictedPlanRoutes, { plans });
   await app.register(setAsideRoutes, {
     setAsides: new SetAsideService(new SetAsideRepository(db), clock),
     cashNeeds: new CashNeedsService(new CashNeedsRepository(db), clock),
   });
-  await app.register(modelRoutes, { models: new ModelService(new ModelRepository(db), clock) });
+  await app.register(modelRoutes, { models });
+  const accounts = new RebalancerAccountService(new RebalancerAccountRepository(db), clock, (principal, modelId) => models.assertVisible(principal, modelId));
+  await app.register(rebalancerAccountRoutes, { accounts, plans });
 };

@@ -76,6 +76,11 @@ export class ModelService {
     });
   }
 
+  /** Throws not_found unless the model exists in the caller's firm and the caller may see it. */
+  assertVisible(principal: Principal, modelId: number): Promise<number[]> {
+    return this.visible(principal, modelId, this.repository);
+  }
+
   /** The model's team ids, after checking the caller may see it. */
   private async visible(principal: Principal, modelId: number, repository: ModelRepository): Promise<number[]> {
     if (!(await repository.model(principal.firmId, modelId))) throw notFound('model', modelId);
