@@ -77,8 +77,8 @@ export class ModelService {
   }
 
   /** Throws not_found unless the model exists in the caller's firm and the caller may see it. */
-  assertVisible(principal: Principal, modelId: number): Promise<number[]> {
-    return this.visible(principal, modelId, this.repository);
+  assertVisible(principal: Principal, modelId: number, repository = this.repository): Promise<number[]> {
+    return this.visible(principal, modelId, repository);
   }
 
   /** The model's team ids, after checking the caller may see it. */
