@@ -100,3 +100,46 @@ describeEachDatabase('trade groups and aggregate models', (database) => {
     }
   });
 });
+
+describeEachDatabase('issue 17 rebalancer routes in the OpenAPI document', (database) => {
+  const t = useTestApp(database);
+  it('lists every new path with its tag, summary, paging parameters and examples', async () => {
+    const document = (await t.app.inject({ url: '/rebalancer/openapi.json' })).json();
+    const op = (path: string, method = 'get') => document.paths[`/rebalancer${path}`]?.[method];
+    const paths = [
+      '/v1/account/accounts',
+      '/v1/account/accounts/simple',
+      '/v1/account/accounts/simple/{accountId}',
+      '/v1/account/accounts/{accountId}',
+      '/v1/account/accounts/{accountId}/holdings',
+      '/v1/account/accounts/{modelId}/outOfTolerance/{assetId}',
+      '/v1/account/accounts/asideCashAmountType',
+      '/v1/account/accounts/asideCashExpirationType',
+      '/v1/account/accounts/asideCashTransactionType',
+      '/v1/account/accounts/accountSetAsidePercentCalculationType',
+      '/v1/account/accounts/restrictedPlans',
+      '/v1/modeling/models/{modelId}/allocations',
+      '/v1/modeling/models/{modelId}/portfolios',
+      '/v1/modeling/models/{modelId}/priorities',
+      '/v1/tradeGroups',
+      '/v1/tradeGroups/{tradeGroupId}',
+      '/v1/modeling/modelAggs',
+      '/v1/modeling/modelAggs/{modelAggId}',
+      '/v1/admin/firms/options',
+    ];
+    for (const path of paths) {
+      expect(op(path), path).toBeDefined();
+      expect(op(path).tags.length, path).toBeGreaterThan(0);
+      expect(op(path).summary, path).toEqual(expect.any(String));
+    }
+    expect(op('/v1/modeling/models/{modelId}/priorities', 'put')).toBeDefined();
+    expect(op('/v1/admin/firms/options', 'put')).toBeDefined();
+    const names = (path: string) => op(path).parameters.map((p: { name: string }) => p.name);
+    expect(names('/v1/account/accounts/simple')).toEqual(expect.arrayContaining(['search', '$top', '$skip', 'includevalue']));
+    expect(names('/v1/tradeGroups')).toEqual(expect.arrayContaining(['search', '$top', '$skip']));
+    expect(names('/v1/modeling/models/{modelId}/allocations')).toContain('aggregateAllocations');
+    expect(JSON.stringify(op('/v1/account/accounts/simple').responses['200'])).toContain('accountNumber');
+    expect(JSON.stringify(op('/v1/account/accounts/simple').responses['200'])).toContain('X-Total-Count');
+    expect(JSON.stringify(op('/v1/modeling/models/{modelId}/priorities', 'put').requestBody)).toContain('Do Not Sell');
+  });
+});
