@@ -112,6 +112,7 @@ describeEachDatabase('rebalancer account reads (/v1/account/accounts)', (databas
       pendingCashValue: 2000,
       summarySection: { grandTotal: 10000, totalValue: 10000, totalCashValue: 1000, setAsideCash: 400, cashReserve: 960, cashAvailable: 0, pendingCashValue: 2000 },
     });
+    expect(detail.json().generalSection).toEqual({ accountName: 'Account', accountNumber: number, accountId: String(overweight), accountType: 'Individual', portfolioId: expect.any(Number), portfolioName: 'Registration', custodian: 'Schwab', model: 'Balanced 60/40' });
     const plain = (await get(`/v1/account/accounts/${onTarget}`)).json();
     expect(plain.summarySection).toMatchObject({ totalCashValue: 1000, setAsideCash: 0, cashReserve: 1000, cashAvailable: 0 });
 

@@ -79,6 +79,10 @@ export const AccountDetail = Type.Object({
   sleeveToleranceLower: NullableNumber,
   sleeveToleranceUpper: NullableNumber,
   restrictedPlan: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
+  generalSection: Type.Object(
+    { accountName: Type.String(), accountNumber: Type.String(), accountId: Type.String(), accountType: Type.String(), portfolioId: Type.Integer(), portfolioName: Type.String(), custodian: Type.String(), model: NullableText },
+    { description: 'The account\'s identity as the source system\'s client reads it before an account update (accountName, portfolioId)' },
+  ),
   summarySection: Type.Object({
     grandTotal: Type.Number(),
     totalValue: Type.Number(),

@@ -129,6 +129,16 @@ export class RebalancerAccountService {
       sleeveToleranceLower: row.sleeve_tolerance_lower === null ? null : Number(row.sleeve_tolerance_lower),
       sleeveToleranceUpper: row.sleeve_tolerance_upper === null ? null : Number(row.sleeve_tolerance_upper),
       restrictedPlan: row.restricted_plan_id === null ? null : { id: row.restricted_plan_id, name: row.plan_name ?? '' },
+      generalSection: {
+        accountName: row.name,
+        accountNumber: row.number,
+        accountId: String(row.id),
+        accountType: row.registration_type,
+        portfolioId: row.registration_id,
+        portfolioName: row.registration_name,
+        custodian: row.custodian,
+        model: row.model_name,
+      },
       summarySection: {
         grandTotal: v.total,
         totalValue: v.total,
