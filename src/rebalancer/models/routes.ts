@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
-import { AttachBody, ModelCreate, ModelParams, ModelRecord, ModelUpdate, TeamItem, TeamModels, TeamParams, TeamsQuery } from './schemas.js';
+import { AttachBody, ModelsQuery, ModelCreate, ModelParams, ModelRecord, ModelUpdate, TeamItem, TeamModels, TeamParams, TeamsQuery } from './schemas.js';
 import { Allocation, AllocationsQuery, ModelPortfolio, PrioritiesUpdate, SecurityPriority } from './securities-schemas.js';
 import type { ModelSecurityService } from './securities-service.js';
 import type { ModelService } from './service.js';
@@ -16,8 +16,11 @@ const tags = ['Models and teams'];
 export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService; securities: ModelSecurityService }> = async (app, { models, securities }) => {
   app.get(
     '/v1/modeling/models',
-    { config: read, schema: { tags, summary: 'The models the caller may see', response: responses({ 200: Type.Array(ModelRecord) }, [401, 403]) } },
-    async (request) => models.list(principalOf(request)),
+    {
+      config: read,
+      schema: { tags, summary: 'The models the caller may see, by name; name= keeps those whose name contains the text, $top caps the count', querystring: ModelsQuery, response: responses({ 200: Type.Array(ModelRecord) }, [401, 403]) },
+    },
+    async (request) => models.list(principalOf(request), request.query),
   );
   app.get(
     '/v1/modeling/models/:modelId',

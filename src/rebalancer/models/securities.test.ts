@@ -45,6 +45,15 @@ describeEachDatabase('model securities: allocations, portfolios and priorities',
     expect(full[0].modelDetailId).toEqual(expect.any(Number));
   });
 
+  it('the model list takes the client\'s name and $top (get_all_models), and find_model_by_name finds by name', async () => {
+    const named = await call('GET', '/v1/modeling/models?name=growth%2050');
+    expect(named.statusCode).toBe(200);
+    expect(named.json().map((m: { name: string }) => m.name)).toEqual(['Growth 50/40']);
+    expect((await call('GET', '/v1/modeling/models?$top=1')).json()).toHaveLength(1);
+    expect((await call('GET', '/v1/modeling/models?name=nothing-like-it')).json()).toEqual([]);
+    expect((await call('GET', '/v1/modeling/models?$top=0')).json().errors[0].field).toBe('querystring.$top');
+  });
+
   it('portfolios: registrations with active accounts on the model, with their account count', async () => {
     expect((await call('GET', `/v1/modeling/models/${modelId}/portfolios`)).json()).toEqual([]);
     const account = await createAccount(t.db.kysely, t.firm.firmId, { modelId });
