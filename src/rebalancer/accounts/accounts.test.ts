@@ -229,3 +229,27 @@ describeEachDatabase('rebalancer account reads (/v1/account/accounts)', (databas
     expect((await get('/v1/account/accounts/simple', await rebalancerSession(t, 'reader'))).statusCode).toBe(200);
   });
 });
+
+describeEachDatabase('rebalancer account lists of a large firm', (database) => {
+  const t = useTestApp(database);
+  it('answers an unpaged list of more accounts than one query\'s id list holds, valued', async () => {
+    const db = t.db.kysely;
+    const firmId = t.firm.firmId;
+    const first = await createAccount(db, firmId, { cash: 1 });
+    const registration = (await db.selectFrom('accounts').select('registration_id').where('id', '=', first).executeTakeFirstOrThrow()).registration_id;
+    const now = new Date().toISOString();
+    const rows = Array.from({ length: 1200 }, (_, i) => ({
+      firm_id: firmId, registration_id: registration, number: `BULK-${i}`, name: `Bulk ${i}`, custodian: 'Schwab', model_id: null, cash_cents: 100 * i, is_trading_blocked: 0 as const,
+      restricted_plan_id: null, is_active: 1 as const, sleeve_type: null, sleeve_target_pct: null, sleeve_tolerance_lower: null, sleeve_tolerance_upper: null, created_at: now, created_by: 'test', edited_at: now, edited_by: 'test',
+    }));
+    for (let i = 0; i < rows.length; i += 300) await db.insertInto('accounts').values(rows.slice(i, i + 300)).execute();
+    const admin = await rebalancerSession(t);
+    const simple = await t.app.inject({ url: '/rebalancer/v1/account/accounts/simple?includevalue=true', headers: { authorization: admin } });
+    expect(simple.statusCode).toBe(200);
+    expect(simple.json()).toHaveLength(1201);
+    expect(simple.json().find((a: { accountNumber: string }) => a.accountNumber === 'BULK-1199').value).toBe(1199);
+    const list = await t.app.inject({ url: '/rebalancer/v1/account/accounts', headers: { authorization: admin } });
+    expect(list.json()).toHaveLength(1201);
+    expect(list.headers['x-total-count']).toBe('1201');
+  });
+});

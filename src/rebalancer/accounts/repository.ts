@@ -6,6 +6,15 @@ import { loadSetAsideCash } from '../../trading/firm-inputs-repository.js';
 /** `%text%` for a case-insensitive LIKE; `\` escapes the wildcards (LIKE is case-insensitive on SQLite only). */
 const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** Ids per `in (...)` list: an unpaged list may hold every account of a firm, far past the drivers' parameter limits. */
+const CHUNK = 500;
+
+async function inChunks<T>(ids: number[], read: (chunk: number[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await read(ids.slice(i, i + CHUNK))));
+  return out;
+}
+
 export interface AccountFilter {
   search?: string;
   modelId?: number;
@@ -52,7 +61,7 @@ export class RebalancerAccountRepository {
   async page(firmId: number, filter: AccountFilter) {
     const total = await this.filtered(firmId, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     let query = this.columns(this.filtered(firmId, filter)).orderBy('a.id').offset(filter.skip);
-    // SQLite needs a LIMIT before OFFSET; -1 is "no limit" there and never reached on PostgreSQL.
+    // SQLite takes an OFFSET only after a LIMIT: without $top the limit is one no firm reaches.
     query = query.limit(filter.top ?? 2_147_483_647);
     return { rows: await query.execute(), total: Number(total.n) };
   }
@@ -92,7 +101,7 @@ export class RebalancerAccountRepository {
   }
 
   pricedHoldings(firmId: number, accountIds: number[]) {
-    return pricedHoldings(this.db, firmId, accountIds);
+    return inChunks(accountIds, (chunk) => pricedHoldings(this.db, firmId, chunk));
   }
 
   setAsideCash(firmId: number, accountIds: number[], asOfDate: string) {
@@ -113,27 +122,28 @@ export class RebalancerAccountRepository {
 
   /** Positions of the accounts in the given products, with the products' latest prices. */
   positionsOf(firmId: number, accountIds: number[], productIds: number[]) {
-    if (accountIds.length === 0 || productIds.length === 0) return Promise.resolve([]);
-    return this.db
+    if (productIds.length === 0) return Promise.resolve([]);
+    return inChunks(accountIds, (chunk) => this.db
       .selectFrom('positions as p')
       .innerJoin('products as pr', 'pr.id', 'p.product_id')
       .select(['p.account_id', 'p.product_id', 'p.shares_micros', 'pr.price_micros'])
       .where('p.firm_id', '=', firmId)
-      .where('p.account_id', 'in', accountIds)
+      .where('p.account_id', 'in', chunk)
       .where('p.product_id', 'in', productIds)
-      .execute();
+      .execute());
   }
 
   /** Open trade orders of the accounts: what the application counts as pending. */
   openOrders(firmId: number, accountIds: number[]) {
-    if (accountIds.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('trades')
-      .select(['account_id', 'product_id', 'side', 'shares_micros', 'amount_cents'])
-      .where('firm_id', '=', firmId)
-      .where('status', '=', 'Open')
-      .where('account_id', 'in', accountIds)
-      .execute();
+    return inChunks(accountIds, (chunk) =>
+      this.db
+        .selectFrom('trades')
+        .select(['account_id', 'product_id', 'side', 'shares_micros', 'amount_cents'])
+        .where('firm_id', '=', firmId)
+        .where('status', '=', 'Open')
+        .where('account_id', 'in', chunk)
+        .execute(),
+    );
   }
 
   /** The model's targets with their equivalents (holding an equivalent counts toward the target). */
