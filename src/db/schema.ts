@@ -268,6 +268,16 @@ export interface ModelEquivalentTable {
   rank: number;
 }
 
+/** Section 2.8 priorities of a model's security (a target or an equivalent); null: not set. */
+export interface ModelSecurityPriorityTable extends Audit {
+  id: Id;
+  firm_id: number;
+  model_id: number;
+  product_id: number;
+  buy_priority_id: number | null;
+  sell_priority_id: number | null;
+}
+
 export interface ModelAggTable {
   id: Id;
   firm_id: number;
@@ -727,6 +737,7 @@ export interface Database {
   models: ModelTable;
   model_allocations: ModelAllocationTable;
   model_equivalents: ModelEquivalentTable;
+  model_security_priorities: ModelSecurityPriorityTable;
   model_aggs: ModelAggTable;
   model_agg_models: ModelAggModelTable;
   teams: TeamTable;

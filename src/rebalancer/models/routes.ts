@@ -3,7 +3,9 @@ import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
-import { AttachBody, ModelCreate, ModelParams, ModelRecord, ModelUpdate, TeamItem, TeamModels, TeamParams, TeamsQuery } from './schemas.js';
+import { AttachBody, ModelsQuery, ModelCreate, ModelParams, ModelRecord, ModelUpdate, TeamItem, TeamModels, TeamParams, TeamsQuery } from './schemas.js';
+import { Allocation, AllocationsQuery, ModelPortfolio, PrioritiesUpdate, SecurityPriority } from './securities-schemas.js';
+import type { ModelSecurityService } from './securities-service.js';
 import type { ModelService } from './service.js';
 
 const read = { privilege: Privilege.PortfolioRead };
@@ -11,11 +13,14 @@ const edit = { privilege: Privilege.PortfolioEdit };
 const tags = ['Models and teams'];
 
 /** Section 4.10 plus the model reads and writes a firm needs to maintain its models. */
-export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService }> = async (app, { models }) => {
+export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService; securities: ModelSecurityService }> = async (app, { models, securities }) => {
   app.get(
     '/v1/modeling/models',
-    { config: read, schema: { tags, summary: 'The models the caller may see', response: responses({ 200: Type.Array(ModelRecord) }, [401, 403]) } },
-    async (request) => models.list(principalOf(request)),
+    {
+      config: read,
+      schema: { tags, summary: 'The models the caller may see, by name; name= keeps those whose name contains the text, $top caps the count', querystring: ModelsQuery, response: responses({ 200: Type.Array(ModelRecord) }, [401, 403]) },
+    },
+    async (request) => models.list(principalOf(request), request.query),
   );
   app.get(
     '/v1/modeling/models/:modelId',
@@ -26,6 +31,47 @@ export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService }> = 
     '/v1/modeling/models/:modelId/teams',
     { config: read, schema: { tags, summary: 'The teams that may see the model', params: ModelParams, querystring: TeamsQuery, response: responses({ 200: Type.Array(TeamItem) }, [401, 403, 404]) } },
     async (request) => models.teams(principalOf(request), request.params.modelId),
+  );
+  app.get(
+    '/v1/modeling/models/:modelId/allocations',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'The model\'s securities with their targets; aggregateAllocations=false adds tolerances, asset class names, equivalents and priorities',
+        params: ModelParams,
+        querystring: AllocationsQuery,
+        response: responses({ 200: Type.Array(Allocation) }, [401, 403, 404]),
+      },
+    },
+    async (request) => securities.allocations(principalOf(request), request.params.modelId, request.query.aggregateAllocations),
+  );
+  app.get(
+    '/v1/modeling/models/:modelId/portfolios',
+    { config: read, schema: { tags, summary: 'The portfolios (registrations) with active accounts on the model', params: ModelParams, response: responses({ 200: Type.Array(ModelPortfolio) }, [401, 403, 404]) } },
+    async (request) => securities.portfolios(principalOf(request), request.params.modelId),
+  );
+  app.get(
+    '/v1/modeling/models/:modelId/priorities',
+    {
+      config: read,
+      schema: { tags, summary: 'Buy and sell priorities (section 2.8) of every security of the model, targets and equivalents; null when not set', params: ModelParams, response: responses({ 200: Type.Array(SecurityPriority) }, [401, 403, 404]) },
+    },
+    async (request) => securities.priorities(principalOf(request), request.params.modelId),
+  );
+  app.put(
+    '/v1/modeling/models/:modelId/priorities',
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: 'Set buy and sell priorities of the listed securities (null clears one; unlisted keep theirs); every account on the model trades by them unless its restricted plan says otherwise',
+        params: ModelParams,
+        body: PrioritiesUpdate,
+        response: responses({ 200: Type.Array(SecurityPriority) }, [401, 403, 404]),
+      },
+    },
+    async (request) => securities.setPriorities(principalOf(request), request.params.modelId, request.body),
   );
   app.post(
     '/v1/modeling/models',
