@@ -19,7 +19,6 @@ export interface BookRouteOptions {
 
 const read = { privilege: Privilege.PortfolioRead };
 const edit = { privilege: Privilege.PortfolioEdit };
-const tags = ['Portfolio'];
 
 const ExpandQuery = Type.Object({
   expand: Type.Optional(Type.String({ maxLength: 200, description: 'Comma-separated parts to add; `userDefinedFields` adds the custom fields (section 4.9)' })),
@@ -40,6 +39,8 @@ function expandOf(query: { expand?: string }): Expand {
 /** Section 4.9's verbose style for the book: list, read, create, update, bulk update. */
 export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (app, { verbose, holdings }) => {
   for (const { entity, service } of verbose) {
+    // One reference section per kind of record: 'household' is listed under Households.
+    const tags = [`${entity.label[0]!.toUpperCase()}${entity.label.slice(1)}s`];
     const base = `/Portfolio/${entity.path}`;
     const Fields = { ...entity.input.properties, userDefinedFields: Type.Optional(UserDefinedFieldsInput) };
     const NewRecord = Type.Object({
@@ -161,11 +162,12 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
   }
 
   const AccountParams = Type.Object({ accountId: IdSchema() });
+  const accountTags = ['Accounts'];
   app.get(
     '/Portfolio/Accounts/:accountId/Positions',
     {
       config: read,
-      schema: { tags, summary: 'An account\'s positions with tax lots', params: AccountParams, response: responses({ 200: Type.Array(PositionRecord) }, [401, 403, 404]) },
+      schema: { tags: accountTags, summary: 'An account\'s positions with tax lots', params: AccountParams, response: responses({ 200: Type.Array(PositionRecord) }, [401, 403, 404]) },
     },
     async (request) => holdings.positions(principalOf(request).firmId, request.params.accountId),
   );
@@ -174,7 +176,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
     {
       config: edit,
       schema: {
-        tags,
+        tags: accountTags,
         summary: 'Replace an account\'s positions (and tax lots) whole',
         params: AccountParams,
         body: Type.Array(PositionInput, { maxItems: 5000 }),
@@ -185,11 +187,12 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
   );
 
   const ProductParams = Type.Object({ productId: IdSchema() });
+  const productTags = ['Products'];
   app.get(
     '/Portfolio/Products/:productId/Prices',
     {
       config: read,
-      schema: { tags, summary: 'A product\'s price history, newest first', params: ProductParams, response: responses({ 200: Type.Array(PriceRecord) }, [401, 403, 404]) },
+      schema: { tags: productTags, summary: 'A product\'s price history, newest first', params: ProductParams, response: responses({ 200: Type.Array(PriceRecord) }, [401, 403, 404]) },
     },
     async (request) => holdings.prices(principalOf(request).firmId, request.params.productId),
   );
@@ -198,7 +201,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
     {
       config: edit,
       schema: {
-        tags,
+        tags: productTags,
         summary: 'Record product prices; a product\'s latest price follows the newest date',
         body: Type.Array(PriceInput, { minItems: 1, maxItems: 10000 }),
         response: responses({ 200: Type.Object({ stored: Type.Integer() }) }, [401, 403]),

@@ -16,7 +16,7 @@ export const representativeRoutes: FastifyPluginAsyncTypebox<{ representatives: 
     {
       config: { privilege: Privilege.PortfolioRead },
       schema: {
-        tags: ['Portfolio'],
+        tags: ['Representatives'],
         summary: 'The firm\'s broker/dealers, by name: a representative\'s brokerDealerId is one of them',
         response: responses({ 200: Type.Array(BrokerDealer) }, [401, 403]),
       },

@@ -11,7 +11,7 @@ import { TransactionRepository } from './repository.js';
 import { RecordedTransaction, TransactionInput, TransactionRecord } from './schemas.js';
 import { TransactionService } from './service.js';
 
-const tags = ['Portfolio'];
+const tags = ['Accounts'];
 const Params = Type.Object({ accountId: IdSchema() });
 
 /** Account transactions (distributions, merges out, fees, …) recorded through the portfolio API. */

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
 import { DomainError } from '../../shared/errors.js';
 import { principalOf } from '../../auth/hook.js';
-import { page } from '../../auth/oauth-routes.js';
+import { sendPage as page } from '../../http/html.js';
 import { Privilege } from '../../auth/privileges.js';
 import { linkErrorPage, questionnairePage, resultPage } from './pages.js';
 import type { QuestionnaireService } from './questionnaire-service.js';
