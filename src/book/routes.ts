@@ -21,7 +21,7 @@ const read = { privilege: Privilege.PortfolioRead };
 const edit = { privilege: Privilege.PortfolioEdit };
 
 const ExpandQuery = Type.Object({
-  expand: Type.Optional(Type.String({ maxLength: 200, description: 'Comma-separated parts to add; `userDefinedFields` adds the custom fields (section 4.9)' })),
+  expand: Type.Optional(Type.String({ maxLength: 200, description: 'Comma-separated parts to add to each record; `userDefinedFields` adds the record\'s custom-field values' })),
 });
 const EXPANSIONS: Record<string, keyof Expand> = { userdefinedfields: 'userDefinedFields' };
 

@@ -40,7 +40,7 @@ export const legacyAccountRoutes: FastifyPluginAsyncTypebox<{ legacy: LegacyAcco
   single('/Portfolio/Accounts/NewPortfolio/:accountId', 'Changing isTradingBlocked creates or removes a Manual block', 'NewPortfolio');
   single(
     '/Portfolio/Accounts/UpdateDoNotTradeAndSma/:accountId',
-    'Rebalancer integration: set trading-blocked (SMA settings are accepted and not stored, see docs/decisions.md)',
+    'Rebalancer integration: set trading-blocked (SMA settings are accepted for compatibility and not stored)',
     'UpdateDoNotTradeAndSma',
     Type.Object({ ...AccountBody.properties, isSma: Type.Optional(Type.Boolean()) }),
   );

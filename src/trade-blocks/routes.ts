@@ -68,7 +68,7 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
       config: read,
       schema: {
         tags,
-        summary: 'Every create, update and delete of a detail, oldest first (an extension; see docs/decisions.md)',
+        summary: 'Every create, update and delete of a detail, oldest first (an addition to the specified API)',
         params: IdParams,
         response: responses({ 200: Type.Array(HistoryEntry) }, [401, 403, 404]),
       },

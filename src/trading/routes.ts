@@ -48,7 +48,7 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
       config: edit,
       schema: {
         tags,
-        summary: 'Start a rebalance (routine Rebalance, section 2.9) or submit quick trades (routine QuickTrade); answers the batch processing id',
+        summary: 'Start a rebalance (routine Rebalance) or submit quick trades (routine QuickTrade); answers the batch processing id',
         querystring: Type.Object({ wait: Type.Boolean({ default: false }) }),
         body: Type.Object({ routine: Type.Optional(Type.String()) }, { description: 'A rebalance request or a quick-trade submission' }),
         response: responses({ 200: Type.Integer({ description: 'batch processing id' }) }, [401, 403]),
@@ -67,7 +67,7 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
 
   app.get(
     '/Trading/TradeGenerationStatus/:batchProcessingId',
-    { config: read, schema: { tags, summary: 'Batch status for polling (section 2.10)', params: BatchParams, response: responses({ 200: Type.Object({ ...BatchStatus.properties, tradeInstanceId: Type.Integer() }) }, [401, 403, 404]) } },
+    { config: read, schema: { tags, summary: 'The status of a rebalance batch: poll it until it is complete or failed', params: BatchParams, response: responses({ 200: Type.Object({ ...BatchStatus.properties, tradeInstanceId: Type.Integer() }) }, [401, 403, 404]) } },
     async (request) => trading.status(principalOf(request).firmId, request.params.batchProcessingId),
   );
 
@@ -83,7 +83,7 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
       config: read,
       schema: {
         tags,
-        summary: 'Validate quick trades item by item (section 2.11); nothing is stored',
+        summary: 'Validate quick trades item by item; nothing is stored',
         body: Type.Array(QuickTradeCheck, { minItems: 1, maxItems: 10_000 }),
         response: responses({ 200: Type.Array(QuickTradeChecked) }, [401, 403]),
       },

@@ -19,7 +19,7 @@ export const sleeveRoutes: FastifyPluginAsyncTypebox<{ sleeves: SleeveService }>
       config: read,
       schema: {
         tags,
-        summary: 'A registration\'s sleeves (section 2.15) with their current value and allocation',
+        summary: 'A registration\'s sleeves with their current value and allocation',
         params: Type.Object({ registrationId: IdSchema() }),
         response: responses({ 200: SleeveRegistrationRecord }, [401, 403, 404]),
       },
