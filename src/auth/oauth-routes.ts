@@ -56,6 +56,7 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthService; baseP
       schema: {
         tags,
         summary: 'Start a user sign-in (authorization-code flow); shows the sign-in page',
+        description: 'Where a partner application sends a person\'s browser to sign in: `response_type=code`, the application\'s `client_id`, a registered `redirect_uri`, a `state` you will get back, and optionally a PKCE `code_challenge` with `code_challenge_method=S256`. Wrong or missing parameters show an error page with 401 and never redirect.',
         querystring: Type.Object({
           response_type: Type.Optional(Type.String()),
           redirect_uri: Type.Optional(Type.String()),
@@ -89,7 +90,8 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthService; baseP
 
   app.post(
     '/oauth/signin',
-    { config: isPublic, schema: { tags, summary: 'Sign-in form post', body: Form, response: { 200: Html, 400: Html, 401: Html, 403: Html } } },
+    { config: isPublic, schema: { tags, summary: 'Sign-in form post',
+        description: 'The sign-in page\'s form: user name, password and the page\'s CSRF token. A wrong password shows the page again with a message (401); too many failures lock the user name for a while. Success shows the consent page.', body: Form, response: { 200: Html, 400: Html, 401: Html, 403: Html } } },
     async (request, reply) => {
       const csrf = request.body.csrf;
       try {
@@ -110,7 +112,8 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthService; baseP
 
   app.post(
     '/oauth/consent',
-    { config: isPublic, schema: { tags, summary: 'Consent form post; redirects to the client', body: Form, response: { 302: Type.Null(), 400: Html, 403: Html } } },
+    { config: isPublic, schema: { tags, summary: 'Consent form post; redirects to the client',
+        description: 'The consent page\'s form. Allow redirects (302) to the application\'s redirect_uri with `code` and `state`; Deny redirects with `error=access_denied` and `state`.', body: Form, response: { 302: Type.Null(), 400: Html, 403: Html } } },
     async (request, reply) => {
       try {
         const target = await oauth.decide({ flowId: request.cookies[FLOW_COOKIE], csrf: request.body.csrf, allow: request.body.decision === 'allow' });
@@ -177,7 +180,8 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthService; baseP
 
   app.get(
     '/.well-known/oauth-authorization-server',
-    { config: isPublic, schema: { tags, summary: 'OAuth 2.0 authorization server metadata (RFC 8414)', response: { 200: Type.Record(Type.String(), Type.Unknown()) } } },
+    { config: isPublic, schema: { tags, summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
+        description: 'The sign-in and token endpoints, grant types and PKCE method this service supports, as OAuth clients that discover them expect. Also served at the root under /.well-known/oauth-authorization-server{base path}.', response: { 200: Type.Record(Type.String(), Type.Unknown()) } } },
     async (request) => authorizationServerMetadata(issuerOf(request, basePath)),
   );
 };

@@ -61,6 +61,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
         schema: {
           tags,
           summary: `List ${entity.label}s, paged; the total is in X-Total-Count`,
+        description: `The ${entity.label}s of your firm in id order. Page with \`$top\` (at most 1000) and \`$skip\`; the X-Total-Count header carries how many there are in all. Add \`?expand=userDefinedFields\` for their custom-field values.`,
           querystring: Type.Object({ ...PageQuery.properties, ...ExpandQuery.properties }),
           response: responses({ 200: Type.Array(Out) }, [401, 403]),
         },
@@ -83,7 +84,8 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
         `${base}/Verbose/New`,
         {
           config: read,
-          schema: { tags, summary: `A new ${entity.label} with every field at its default, to fill in and POST`, response: responses({ 200: template.schema }, [401, 403]) },
+          schema: { tags, summary: `A new ${entity.label} with every field at its default, to fill in and POST`,
+        description: `A ${entity.label} record with every field at its default and id 0: fill in what you need and send it back to the create operation.`, response: responses({ 200: template.schema }, [401, 403]) },
         },
         async () => template.value(),
       );
@@ -93,7 +95,8 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
       `${base}/Verbose/:key`,
       {
         config: read,
-        schema: { tags, summary: `Read one ${entity.label}`, params: KeyParams, querystring: ExpandQuery, response: responses({ 200: Out }, [401, 403, 404]) },
+        schema: { tags, summary: `Read one ${entity.label}`,
+        description: `One ${entity.label} by its id. 404 when there is no such ${entity.label} in your firm.`, params: KeyParams, querystring: ExpandQuery, response: responses({ 200: Out }, [401, 403, 404]) },
       },
       async (request) => service.get(principalOf(request), request.params.key, expandOf(request.query)),
     );
@@ -105,6 +108,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
         schema: {
           tags,
           summary: entity.envelope ? `Create a ${entity.label} from \`{ ${entity.envelope}: <record>, id: 0 }\`` : `Create a ${entity.label}`,
+        description: `Creates a ${entity.label} and answers it with its new id and audit fields. Every field is checked first; a 400 lists each field that is wrong and nothing is stored. References to other records must name records of your firm.`,
           querystring: ExpandQuery,
           body: CreateBody,
           response: responses({ 200: Out }, [401, 403]),
@@ -125,6 +129,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
         schema: {
           tags,
           summary: `Update a ${entity.label} from its whole record; omitted optional fields keep their values`,
+        description: `Changes the ${entity.label} named in the path. Send the record as read (the id in the body, if any, must match the path); optional fields you leave out keep their values. Answers the record as stored.`,
           params: KeyParams,
           querystring: ExpandQuery,
           body: UpdateBody,
@@ -147,6 +152,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
         schema: {
           tags,
           summary: `Update several ${entity.label}s at once, all or nothing`,
+        description: `Changes up to 1000 ${entity.label}s in one call, each named by its id. All or nothing: a 400 names every item and field that is wrong and none is changed.`,
           querystring: ExpandQuery,
           body: Type.Array(BulkItem, { minItems: 1, maxItems: 1000 }),
           response: responses({ 200: Type.Array(Out) }, [401, 403]),
@@ -167,7 +173,8 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
     '/Portfolio/Accounts/:accountId/Positions',
     {
       config: read,
-      schema: { tags: accountTags, summary: 'An account\'s positions with tax lots', params: AccountParams, response: responses({ 200: Type.Array(PositionRecord) }, [401, 403, 404]) },
+      schema: { tags: accountTags, summary: 'An account\'s positions with tax lots',
+        description: 'What the account holds: one row per product with shares, price and market value, each with its tax lots (acquisition date, shares and cost basis) that the tax-aware rebalancer sells from.', params: AccountParams, response: responses({ 200: Type.Array(PositionRecord) }, [401, 403, 404]) },
     },
     async (request) => holdings.positions(principalOf(request).firmId, request.params.accountId),
   );
@@ -178,6 +185,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
       schema: {
         tags: accountTags,
         summary: 'Replace an account\'s positions (and tax lots) whole',
+        description: 'Replaces everything the account holds with the list sent (an empty list empties it). A position\'s lots must add up to its shares. Answers the positions as stored.',
         params: AccountParams,
         body: Type.Array(PositionInput, { maxItems: 5000 }),
         response: responses({ 200: Type.Array(PositionRecord) }, [401, 403, 404]),
@@ -192,7 +200,8 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
     '/Portfolio/Products/:productId/Prices',
     {
       config: read,
-      schema: { tags: productTags, summary: 'A product\'s price history, newest first', params: ProductParams, response: responses({ 200: Type.Array(PriceRecord) }, [401, 403, 404]) },
+      schema: { tags: productTags, summary: 'A product\'s price history, newest first',
+        description: 'Every price recorded for the product, newest first; the newest is the price the rebalancer values positions at.', params: ProductParams, response: responses({ 200: Type.Array(PriceRecord) }, [401, 403, 404]) },
     },
     async (request) => holdings.prices(principalOf(request).firmId, request.params.productId),
   );
@@ -203,6 +212,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
       schema: {
         tags: productTags,
         summary: 'Record product prices; a product\'s latest price follows the newest date',
+        description: 'Records prices for any number of products and dates (a second price for the same product and date replaces the first). A product\'s current price becomes the one with the newest date. Answers how many were stored.',
         body: Type.Array(PriceInput, { minItems: 1, maxItems: 10000 }),
         response: responses({ 200: Type.Object({ stored: Type.Integer() }) }, [401, 403]),
       },

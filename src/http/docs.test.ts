@@ -52,8 +52,8 @@ describeEachDatabase('the start page, the reference pages and the OpenAPI docume
         expect(declared, where).toContain(operation.tags![0]);
         used.add(operation.tags![0]!);
         expect(operation.summary?.length, `${where} has a summary`).toBeGreaterThan(10);
-        // Every operation says who may call it, at least.
-        expect(operation.description, `${where} has a description`).toMatch(/token/i);
+        // Its own explanation, then who may call it.
+        expect(operation.description, `${where} is explained`).toMatch(/^\S.{20,}\n\n(Needs a token|No token needed)/s);
         for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {
           if (type.includes('json')) expect(media.example, `${where} request example`).toBeDefined();
         }
