@@ -56,7 +56,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserAdminService; ba
   );
   app.get(
     '/Security/Users',
-    { config: admin, schema: { tags, summary: 'The firm\'s users, active or not', response: responses({ 200: Type.Array(User) }, [401, 403]) } },
+    { config: admin, schema: { tags, summary: 'The firm\'s users, active or not',
+        description: 'Every login of your firm with its role, kind (person, API user or service account) and whether it may sign in.', response: responses({ 200: Type.Array(User) }, [401, 403]) } },
     async (request) => users.list(principalOf(request).firmId),
   );
   for (const [action, active] of [['Deactivate', false], ['Reactivate', true]] as const) {
@@ -69,6 +70,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserAdminService; ba
           summary: active
             ? 'Lets a deactivated user sign in again (tokens revoked at deactivation stay revoked)'
             : 'Stops a user from signing in and revokes every token the user holds, on every process at once',
+          description: active
+            ? 'Gives a deactivated user access again: the user may sign in and log in, and new tokens work. Reactivating an active user changes nothing.'
+            : 'Takes a user\'s access away at once: sign-in and login are refused and every access and refresh token the user holds stops working on every server. An administrator cannot deactivate their own user (409).',
           params: UserParams,
           response: responses({ 200: User }, [400, 401, 403, 404, 409]),
         },
@@ -83,6 +87,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserAdminService; ba
       schema: {
         tags,
         summary: 'Resets a user\'s password (a generated one is returned once when none is sent) and ends the user\'s sessions',
+        description: 'Sets a new password for the user. Send one, or send none and a strong one is generated and returned in this answer only. Every token the user holds stops working.',
         params: UserParams,
         body: Type.Object({ password: Type.Optional(Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 200 })) }),
         response: responses({ 200: Type.Object({ user: User, password: Type.Optional(Type.String()) }) }, [400, 401, 403, 404]),

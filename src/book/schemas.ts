@@ -56,7 +56,7 @@ export const AccountInput = Type.Object({
   cash: Type.Optional(Dollars),
   isTradingBlocked: Type.Optional(Type.Boolean({ description: 'Legacy account-level trade block' })),
   isActive: Type.Optional(Type.Boolean()),
-  restrictedPlanId: Type.Optional(Type.Union([IdSchema(), Type.Null()], { description: 'A restricted plan of the rebalancing application (section 4.3); null for none' })),
+  restrictedPlanId: Type.Optional(Type.Union([IdSchema(), Type.Null()], { description: 'The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none' })),
 });
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 export const AccountRecord = Type.Object({

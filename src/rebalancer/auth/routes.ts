@@ -60,6 +60,7 @@ export const rebalancerAuthRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService
       schema: {
         tags: ['Authentication'],
         summary: 'A rebalancer token for the holder of a platform token (Authorization: Session) or of Basic credentials',
+        description: 'Trades a platform token (`Authorization: Session <token>`) or Basic credentials for a token of the rebalancing application; send that one as `Authorization: Session <token>` on every other call here.',
         headers: Type.Object({ authorization: Type.Optional(Type.String()) }),
         response: responses({ 200: RebalancerToken }, [401, 429]),
       },

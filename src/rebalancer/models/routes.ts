@@ -18,18 +18,26 @@ export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService; secu
     '/v1/modeling/models',
     {
       config: read,
-      schema: { tags, summary: 'The models the caller may see, by name; name= keeps those whose name contains the text, $top caps the count', querystring: ModelsQuery, response: responses({ 200: Type.Array(ModelRecord) }, [401, 403]) },
+      schema: {
+        tags,
+        summary: 'The models the caller may see',
+        description: 'The models of the teams you belong to (administrators see all), each with its targets, cash target and teams. `name` keeps those whose name contains the text; `$top` caps the count.',
+        querystring: ModelsQuery,
+        response: responses({ 200: Type.Array(ModelRecord) }, [401, 403]),
+      },
     },
     async (request) => models.list(principalOf(request), request.query),
   );
   app.get(
     '/v1/modeling/models/:modelId',
-    { config: read, schema: { tags, summary: 'One model with its targets, equivalents, cash target and teams', params: ModelParams, response: responses({ 200: ModelRecord }, [401, 403, 404]) } },
+    { config: read, schema: { tags, summary: 'One model with its targets, equivalents, cash target and teams',
+        description: 'One model: the products it targets with their percentages and tolerance bands, equivalent products the rebalancer may use instead, the cash target, and the teams that see it.', params: ModelParams, response: responses({ 200: ModelRecord }, [401, 403, 404]) } },
     async (request) => models.get(principalOf(request), request.params.modelId),
   );
   app.get(
     '/v1/modeling/models/:modelId/teams',
-    { config: read, schema: { tags, summary: 'The teams that may see the model', params: ModelParams, querystring: TeamsQuery, response: responses({ 200: Type.Array(TeamItem) }, [401, 403, 404]) } },
+    { config: read, schema: { tags, summary: 'The teams that may see the model',
+        description: 'The teams the model is shared with.', params: ModelParams, querystring: TeamsQuery, response: responses({ 200: Type.Array(TeamItem) }, [401, 403, 404]) } },
     async (request) => models.teams(principalOf(request), request.params.modelId),
   );
   app.get(
@@ -75,7 +83,8 @@ export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService; secu
   );
   app.post(
     '/v1/modeling/models',
-    { config: edit, schema: { tags, summary: 'Create a model; targets and cash total 100%', body: ModelCreate, response: responses({ 200: ModelRecord }, [401, 403]) } },
+    { config: edit, schema: { tags, summary: 'Create a model; targets and cash total 100%',
+        description: 'Creates a model from its product targets and cash target, which must add up to 100%, and the teams that may use it. Answers the model with its id.', body: ModelCreate, response: responses({ 200: ModelRecord }, [401, 403]) } },
     async (request) => models.create(principalOf(request), request.body),
   );
   app.put(
@@ -85,6 +94,7 @@ export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService; secu
       schema: {
         tags,
         summary: 'Update a model; teamIds is the complete set of teams, omitted targets and cash fields keep their values',
+        description: 'Changes a model. teamIds, when sent, replaces the teams; targets and cash fields left out keep their values; the total must still be 100%.',
         params: ModelParams,
         body: ModelUpdate,
         response: responses({ 200: ModelRecord }, [401, 403, 404]),
@@ -94,12 +104,14 @@ export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService; secu
   );
   app.get(
     '/v1/admin/teams',
-    { config: read, schema: { tags, summary: 'The firm\'s teams', response: responses({ 200: Type.Array(TeamItem) }, [401, 403]) } },
+    { config: read, schema: { tags, summary: 'The firm\'s teams',
+        description: 'Every team of your firm (id and name).', response: responses({ 200: Type.Array(TeamItem) }, [401, 403]) } },
     async (request) => models.allTeams(principalOf(request).firmId),
   );
   app.post(
     '/v1/admin/teams/:teamId/Models',
-    { config: edit, schema: { tags, summary: 'Attach models to a team', params: TeamParams, body: AttachBody, response: responses({ 200: TeamModels }, [401, 403, 404]) } },
+    { config: edit, schema: { tags, summary: 'Attach models to a team',
+        description: 'Shares the listed models with the team (models already shared are left as they are) and answers the team\'s models.', params: TeamParams, body: AttachBody, response: responses({ 200: TeamModels }, [401, 403, 404]) } },
     async (request) => models.attach(principalOf(request), request.params.teamId, request.body.modelIds),
   );
 };
