@@ -32,7 +32,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserAdminService; ba
       config: admin,
       schema: {
         tags,
-        summary: 'Whether the firm lets its API users log in with Basic credentials alone (off by default)',
+        summary: 'Whether the firm lets its API users log in with Basic credentials alone (off by default)', description: 'Reads the firm\'s Basic-only login setting: whether API and service users may log in with Basic credentials alone, and the partner application such logins go through.',
         response: responses({ 200: BasicLogin }, [401, 403]),
       },
     },

@@ -16,6 +16,9 @@ const TAGS = [
   { name: 'Models and teams', description: 'Models are target allocations (securities and cash adding up to 100%) that accounts follow; teams decide who may see which model.' },
   { name: 'Restricted plans', description: 'Restricted plans hold back or prefer securities when an account is rebalanced, with the buy and sell priorities they may use.' },
   { name: 'Set aside cash', description: 'Cash an account keeps out of the rebalance (an amount or a percentage, for a period or until a transaction uses it), and the accounts short of cash.' },
+  { name: 'Accounts', description: 'Accounts as the rebalancer sees them: values, cash available, holdings against their targets, and those outside a model\'s tolerance.' },
+  { name: 'Trade groups and aggregate models', description: 'The trade groups and aggregate models of the firm: the keys a TradeGroup or ModelAgg rebalance takes.' },
+  { name: 'Firm options', description: 'The firm\'s trade block options: several details per entity, and custom trade block types.' },
   { name: 'Trade block details (v2)', description: 'The rebalancer\'s view of trade blocks: list, create, change and remove the details that keep entities from being traded.' },
 ];
 

@@ -20,7 +20,7 @@ const SignedInUser = Type.Object(
     userLoginId: Type.String({ description: 'The login name' }),
     email: Type.Union([Type.String(), Type.Null()]),
     status: Type.Integer({ minimum: 0, maximum: 1, description: '1 active' }),
-    role: Type.Object({ id: Type.Integer(), name: Type.String(), privileges: Type.Array(Type.String(), { description: 'Section 5.6 privileges the role grants' }) }),
+    role: Type.Object({ id: Type.Integer(), name: Type.String(), privileges: Type.Array(Type.String(), { description: 'Privileges the role grants' }) }),
     team: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })),
     firmId: Type.Integer(),
     firmName: Type.String(),
@@ -33,7 +33,7 @@ const SignedInUser = Type.Object(
 export const rebalancerAuthRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; users: RebalancerUserRepository }> = async (app, { auth, users }) => {
   app.get(
     '/v1/admin/authorization/user',
-    { config: { tokenOnly: true }, schema: { tags: ['Authentication'], summary: 'The user the token belongs to (the source system\'s client reads userLoginId)', response: responses({ 200: SignedInUser }, [401]) } },
+    { config: { tokenOnly: true }, schema: { tags: ['Authentication'], summary: 'The user the token belongs to (the source system\'s client reads userLoginId)', description: 'Answers the user the rebalancer token was issued to, including the `userLoginId` the source system\'s client reads to check a login worked.', response: responses({ 200: SignedInUser }, [401]) } },
     async (request) => {
       const principal = principalOf(request);
       const user = await users.user(principal.firmId, principal.userId);

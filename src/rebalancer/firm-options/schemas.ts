@@ -4,8 +4,8 @@ const Flag = (description: string) => Type.Union([Type.Boolean(), Type.Integer({
 
 export const FirmOptions = Type.Object(
   {
-    multiTradeBlock: Type.Integer({ minimum: 0, maximum: 1, description: 'Section 4.2 rule 6: 1 stores trade blocks as separate detail records (several may be active); 0 updates the legacy flags' }),
-    customTradeBlockTypes: Type.Integer({ minimum: 0, maximum: 1, description: 'Section 4.2 rule 2: 1 lets a created trade block carry a nested tradeBlockReason in place of tradeBlockReasonId' }),
+    multiTradeBlock: Type.Integer({ minimum: 0, maximum: 1, description: '1 stores trade blocks as separate detail records (several may be active); 0 updates the legacy flags' }),
+    customTradeBlockTypes: Type.Integer({ minimum: 0, maximum: 1, description: '1 lets a created trade block carry a nested tradeBlockReason in place of tradeBlockReasonId' }),
   },
   { examples: [{ multiTradeBlock: 1, customTradeBlockTypes: 0 }] },
 );

@@ -17,7 +17,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupService }> = 
       config: read,
       schema: {
         tags: ['Trade groups and aggregate models'],
-        summary: 'The firm\'s trade groups (keys of a TradeGroup rebalance), by name; paged with $top/$skip, filtered with search; the total is in X-Total-Count',
+        summary: 'The firm\'s trade groups (keys of a TradeGroup rebalance), by name; paged with $top/$skip, filtered with search; the total is in X-Total-Count', description: 'Lists the firm\'s trade groups with their account counts: the ids a `TradeGroup` rebalance takes as keys. Pages with `$top`/`$skip`; `search` filters by name.',
         querystring: GroupQuery,
         response: responses({ 200: Type.Array(TradeGroupItem, X_TOTAL) }, [401, 403]),
       },
@@ -31,7 +31,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupService }> = 
   );
   app.get(
     '/v1/tradeGroups/:tradeGroupId',
-    { config: read, schema: { tags: ['Trade groups and aggregate models'], summary: 'One trade group with its accounts', params: TradeGroupParams, response: responses({ 200: TradeGroupDetail }, [401, 403, 404]) } },
+    { config: read, schema: { tags: ['Trade groups and aggregate models'], summary: 'One trade group with its accounts', description: 'Reads one trade group with the accounts a rebalance of it would take.', params: TradeGroupParams, response: responses({ 200: TradeGroupDetail }, [401, 403, 404]) } },
     async (request) => groups.tradeGroup(principalOf(request).firmId, request.params.tradeGroupId),
   );
   app.get(
@@ -40,7 +40,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupService }> = 
       config: read,
       schema: {
         tags: ['Trade groups and aggregate models'],
-        summary: 'The firm\'s aggregate models (keys of a ModelAgg rebalance), by name; paged with $top/$skip, filtered with search; the total is in X-Total-Count',
+        summary: 'The firm\'s aggregate models (keys of a ModelAgg rebalance), by name; paged with $top/$skip, filtered with search; the total is in X-Total-Count', description: 'Lists the firm\'s aggregate models: the ids a `ModelAgg` rebalance takes as keys. Pages with `$top`/`$skip`; `search` filters by name.',
         querystring: GroupQuery,
         response: responses({ 200: Type.Array(ModelAggItem, X_TOTAL) }, [401, 403]),
       },
@@ -54,7 +54,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupService }> = 
   );
   app.get(
     '/v1/modeling/modelAggs/:modelAggId',
-    { config: read, schema: { tags: ['Trade groups and aggregate models'], summary: 'One aggregate model with its models and weights', params: ModelAggParams, response: responses({ 200: ModelAggDetail }, [401, 403, 404]) } },
+    { config: read, schema: { tags: ['Trade groups and aggregate models'], summary: 'One aggregate model with its models and weights', description: 'Reads one aggregate model with the models it combines and their weights.', params: ModelAggParams, response: responses({ 200: ModelAggDetail }, [401, 403, 404]) } },
     async (request) => groups.modelAgg(principalOf(request).firmId, request.params.modelAggId),
   );
 };

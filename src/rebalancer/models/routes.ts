@@ -46,7 +46,7 @@ export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService; secu
       config: read,
       schema: {
         tags,
-        summary: 'The model\'s securities with their targets; aggregateAllocations=false adds tolerances, asset class names, equivalents and priorities',
+        summary: 'The model\'s securities with their targets; aggregateAllocations=false adds tolerances, asset class names, equivalents and priorities', description: 'Lists a model\'s securities with their target weights; with `aggregateAllocations=false` it adds tolerances, asset class names, equivalents and buy and sell priorities.',
         params: ModelParams,
         querystring: AllocationsQuery,
         response: responses({ 200: Type.Array(Allocation) }, [401, 403, 404]),
@@ -56,14 +56,14 @@ export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService; secu
   );
   app.get(
     '/v1/modeling/models/:modelId/portfolios',
-    { config: read, schema: { tags, summary: 'The portfolios (registrations) with active accounts on the model', params: ModelParams, response: responses({ 200: Type.Array(ModelPortfolio) }, [401, 403, 404]) } },
+    { config: read, schema: { tags, summary: 'The portfolios (registrations) with active accounts on the model', description: 'Lists the portfolios (registrations) that hold at least one active account following the model.', params: ModelParams, response: responses({ 200: Type.Array(ModelPortfolio) }, [401, 403, 404]) } },
     async (request) => securities.portfolios(principalOf(request), request.params.modelId),
   );
   app.get(
     '/v1/modeling/models/:modelId/priorities',
     {
       config: read,
-      schema: { tags, summary: 'Buy and sell priorities (section 2.8) of every security of the model, targets and equivalents; null when not set', params: ModelParams, response: responses({ 200: Type.Array(SecurityPriority) }, [401, 403, 404]) },
+      schema: { tags, summary: 'Buy and sell priorities of every security of the model, targets and equivalents; null when not set', description: 'Reads the buy and sell priorities set on each security of the model, targets and equivalents; null where none is set.', params: ModelParams, response: responses({ 200: Type.Array(SecurityPriority) }, [401, 403, 404]) },
     },
     async (request) => securities.priorities(principalOf(request), request.params.modelId),
   );
@@ -73,7 +73,7 @@ export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService; secu
       config: edit,
       schema: {
         tags,
-        summary: 'Set buy and sell priorities of the listed securities (null clears one; unlisted keep theirs); every account on the model trades by them unless its restricted plan says otherwise',
+        summary: 'Set buy and sell priorities of the listed securities (null clears one; unlisted keep theirs); every account on the model trades by them unless its restricted plan says otherwise', description: 'Sets buy and sell priorities on securities of the model; null clears one and unlisted securities keep theirs. Accounts on the model trade by them unless a restricted plan gives its own. A bad item changes nothing.',
         params: ModelParams,
         body: PrioritiesUpdate,
         response: responses({ 200: Type.Array(SecurityPriority) }, [401, 403, 404]),

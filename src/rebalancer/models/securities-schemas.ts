@@ -51,9 +51,9 @@ export const SecurityPriority = Type.Object({
 
 export const SecurityPriorityInput = Type.Object({
   securityId: IdSchema({ description: 'A target or an equivalent of the model' }),
-  buyPriorityId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 6 }), Type.Null()], { description: 'Section 2.8 buy priority; null or omitted: none' })),
+  buyPriorityId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 6 }), Type.Null()], { description: 'Buy priority (1 to 6, as GET /v1/priorities lists them); null or omitted: none' })),
   buyPriority: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()], { description: 'Optional; when given it must be the description of buyPriorityId' })),
-  sellPriorityId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 6 }), Type.Null()], { description: 'Section 2.8 sell priority; null or omitted: none' })),
+  sellPriorityId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 6 }), Type.Null()], { description: 'Sell priority (1 to 6, as GET /v1/priorities lists them); null or omitted: none' })),
   sellPriority: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
 });
 

@@ -111,7 +111,7 @@ function check(problems: FieldProblem[], at: string, kind: 'buy' | 'sell', id: n
     return;
   }
   const entry = list.find((p) => p.id === id);
-  if (!entry) return void problems.push({ field: `${at}.${kind}PriorityId`, message: `${id} is not a ${kind} priority (section 2.8: ${list.map((p) => p.id).join(', ')})` });
+  if (!entry) return void problems.push({ field: `${at}.${kind}PriorityId`, message: `${id} is not a ${kind} priority (known: ${list.map((p) => p.id).join(', ')})` });
   if (hasText && text.trim().toLowerCase() !== entry.description.toLowerCase()) {
     problems.push({ field: `${at}.${kind}Priority`, message: `'${text}' is not the description of ${kind} priority ${id} ('${entry.description}')` });
   }
