@@ -33,6 +33,7 @@ export interface ClientCall {
 }
 
 const platform = (path: string) => `/api/v1/${path}`;
+const rebalancer = (path: string) => `/rebalancer/v1${path}`;
 
 export const CLIENT_CALLS: ClientCall[] = [
   // OrionAPI: `return res.json()["loginUserId"]`.
@@ -124,4 +125,33 @@ export const CLIENT_CALLS: ClientCall[] = [
     shape: 'list',
     reads: ['id', 'accountId', 'tradeDate', 'amount'],
   },
+  // Eclipse (rebalancer) classes: base `…/v1`, token from `GET /v1/admin/token` (eclipse_access_token).
+  { method: 'EclipseV1.check_username', path: '/v1/admin/authorization/user', app: 'rebalancer', url: () => rebalancer('/admin/authorization/user'), shape: 'record', reads: ['userLoginId'] },
+  // EclipseBase.get_all_accounts; search_accounts_number_and_name reads `id` and `accountNumber` of each.
+  { method: 'EclipseBase.get_all_accounts', path: '/v1/account/accounts/simple', app: 'rebalancer', url: () => rebalancer('/account/accounts/simple'), shape: 'list', reads: ['id', 'accountNumber'] },
+  // EclipseBase.get_internal_account_id reads `res[0]["id"]`.
+  { method: 'EclipseBase.search_accounts', path: '/v1/account/accounts/simple?search=', app: 'rebalancer', url: (f) => rebalancer(`/account/accounts/simple?search=${f.search}`), shape: 'list', reads: ['id', 'accountNumber'] },
+  { method: 'EclipseV1.get_account_simple', path: '/v1/account/accounts/simple/{id}', app: 'rebalancer', url: (f) => rebalancer(`/account/accounts/simple/${f.accountId}`), shape: 'record', reads: ['id'] },
+  { method: 'EclipseV1.get_account_details', path: '/v1/account/accounts/{id}', app: 'rebalancer', url: (f) => rebalancer(`/account/accounts/${f.accountId}`), shape: 'record', reads: ['id'] },
+  { method: 'EclipseV1.get_account_holdings_detail', path: '/v1/account/accounts/{id}/holdings', app: 'rebalancer', url: (f) => rebalancer(`/account/accounts/${f.accountId}/holdings`), shape: 'list', reads: [] },
+  // The client sends assetType (its default is `class`; the security form is what this book keys).
+  {
+    method: 'EclipseV1.get_out_of_tolerance_accounts',
+    path: '/v1/account/accounts/{modelId}/outOfTolerance/{assetId}?assetType=',
+    app: 'rebalancer',
+    url: (f) => rebalancer(`/account/accounts/${f.modelId}/outOfTolerance/${f.productId}?assetType=security`),
+    shape: 'list',
+    reads: [],
+    nonEmpty: false,
+  },
+  { method: 'EclipseV1.get_all_account_details', path: '/v1/account/accounts/', app: 'rebalancer', url: () => rebalancer('/account/accounts/'), shape: 'list', reads: ['id'] },
+  // EclipseV1.get_all_models reads `name` of each model.
+  { method: 'EclipseV1.get_all_models', path: '/v1/modeling/models', app: 'rebalancer', url: () => rebalancer('/modeling/models'), shape: 'list', reads: ['id', 'name'] },
+  { method: 'EclipseV1.get_model', path: '/v1/modeling/models/{id}', app: 'rebalancer', url: (f) => rebalancer(`/modeling/models/${f.modelId}`), shape: 'record', reads: ['id', 'name'] },
+  { method: 'EclipseV1.get_model_allocations', path: '/v1/modeling/models/{id}/allocations?aggregateAllocations=', app: 'rebalancer', url: (f) => rebalancer(`/modeling/models/${f.modelId}/allocations?aggregateAllocations=true`), shape: 'list', reads: [] },
+  { method: 'EclipseV1.get_model_portfolios', path: '/v1/modeling/models/{id}/portfolios', app: 'rebalancer', url: (f) => rebalancer(`/modeling/models/${f.modelId}/portfolios`), shape: 'list', reads: ['id'] },
+  ...['accountSetAsidePercentCalculationType', 'asideCashAmountType', 'asideCashExpirationType', 'asideCashTransactionType'].map(
+    (table): ClientCall => ({ method: `EclipseV1 set aside code table ${table}`, path: `/v1/account/accounts/${table}`, app: 'rebalancer', url: () => rebalancer(`/account/accounts/${table}`), shape: 'list', reads: ['id', 'name'] }),
+  ),
+  { method: 'EclipseV1.get_restricted_plans', path: '/v1/account/accounts/restrictedPlans', app: 'rebalancer', url: () => rebalancer('/account/accounts/restrictedPlans'), shape: 'list', reads: [], nonEmpty: false },
 ];

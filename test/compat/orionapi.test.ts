@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
 import { useTestApp } from '../support/app.js';
+import { rebalancerSession } from '../support/rebalancer.js';
 import { CLIENT_CALLS, type ClientCall, type Fixture } from './orionapi-calls.js';
 
 /**
@@ -20,10 +21,19 @@ describeEachDatabase('the source system\'s client, call by call', (database) => 
     const client = await post('/api/v1/Portfolio/Clients/Verbose', { name: 'Compat Household', representativeId: t.firm.representativeId });
     const registration = await post('/api/v1/Portfolio/Registrations/Verbose', { clientId: client.id, name: 'Compat Joint', type: 'Joint' });
     const product = await post('/api/v1/Portfolio/Products/Verbose', { ticker: 'CMPT', name: 'Compat Fund', type: 'ETF', price: 10, priceDate: '2026-11-20' });
-    const account = await post('/api/v1/Portfolio/Accounts/Verbose', { registrationId: registration.id, number: 'CMP-0001', name: 'Compat Brokerage', custodian: 'Schwab', modelId: t.firm.modelId, cash: 50 });
+    // A model holding the fixture's product, so the model and tolerance reads have something to show.
+    const model = await t.app.inject({
+      method: 'POST',
+      url: '/rebalancer/v1/modeling/models',
+      payload: { name: 'Compat Model', cashTargetPercent: 5, targets: [{ productId: product.id, targetPercent: 95, lowerTolerance: 1, upperTolerance: 1 }] },
+      headers: { authorization: await rebalancerSession(t) },
+    });
+    expect(model.statusCode, model.body).toBe(200);
+    const modelId = model.json().id as number;
+    const account = await post('/api/v1/Portfolio/Accounts/Verbose', { registrationId: registration.id, number: 'CMP-0001', name: 'Compat Brokerage', custodian: 'Schwab', modelId, cash: 50 });
     await t.app.inject({ method: 'PUT', url: `/api/v1/Portfolio/Accounts/${account.id}/Positions`, payload: [{ productId: product.id, shares: 5, costBasis: 40 }], headers });
     await post(`/api/v1/Portfolio/Accounts/${account.id}/Transactions`, { type: 'Contribution', amount: 100, tradeDate: '2026-11-02' });
-    return { clientId: client.id, registrationId: registration.id, accountId: account.id, productId: product.id, modelId: t.firm.modelId, search: 'Compat' };
+    return { clientId: client.id, registrationId: registration.id, accountId: account.id, productId: product.id, modelId, search: 'Compat' };
   }
 
   /** OrionAPI.login: `GET {base_url}/security/token` with Basic credentials and nothing else. */
