@@ -34,9 +34,11 @@ export interface AppDeps {
 
 function loggerOptions(config: AppConfig, stream: AppDeps['logStream']): FastifyServerOptions['logger'] {
   if (config.logLevel === 'silent') return false;
+  const pretty = !stream && config.logFormat === 'pretty';
   return {
     level: config.logLevel,
     ...(stream ? { stream } : {}),
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId' } } } : {}),
     // Token calls may carry codes and secrets in the query string (section 5.3): never log it.
     serializers: {
       req: (req) => ({ method: req.method, url: maskWebhookGuids(req.url.split('?')[0]!), remoteAddress: req.ip }),
@@ -53,7 +55,12 @@ export async function buildApp({ config, db, clock = systemClock, logStream }: A
     routerOptions: { caseSensitive: false, ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     bodyLimit: 20 * 1024 * 1024,
     return503OnClosing: true,
+    // One line per request, written when it is answered (Fastify's own logging writes two).
+    disableRequestLogging: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ req: request, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+  });
 
   const routeCatalog: RouteOptions[] = [];
   app.decorate('routeCatalog', routeCatalog);

@@ -16,6 +16,7 @@ export interface AppConfig {
   dataDir: string;
   database: DatabaseConfig;
   logLevel: string;
+  logFormat: 'pretty' | 'json';
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   authorizationCodeTtlSeconds: number;
@@ -124,6 +125,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
   }
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  // Pretty lines for a person at a terminal, JSON lines for log collectors (and whenever asked).
+  const logFormat = env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError('LOG_FORMAT', 'must be pretty or json');
   const apps = env.WEALTH_APPS ?? 'all';
   if (apps !== 'all' && apps !== 'platform' && apps !== 'rebalancer') {
     throw new ConfigError('WEALTH_APPS', 'must be all, platform or rebalancer');
@@ -138,6 +142,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     dataDir,
     database,
     logLevel,
+    logFormat,
     accessTokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', 36000, 60, 31_536_000),
     refreshTokenTtlSeconds: integer(env, 'REFRESH_TOKEN_TTL_SECONDS', 375 * 86400, 60, 10 * 365 * 86400),
     authorizationCodeTtlSeconds: integer(env, 'AUTHORIZATION_CODE_TTL_SECONDS', 60, 5, 600),
