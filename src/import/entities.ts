@@ -196,7 +196,7 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
     const cost = r.decimal('cost', { ...MONEY, min: 0 }) ?? 0;
     const acquired_date = r.date('acquired_date');
     if (account !== undefined && product) {
-      const pair = `${account}|${product.index}`;
+      const pair = Lookups.heldKey(account, product.index);
       if (l.held.has(pair)) r.fail('ticker', `account ${number} already holds ${ticker.toUpperCase()}`);
       l.held.add(pair);
     }

@@ -5,6 +5,23 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TRUE = /^(true|yes|y|1)$/i;
 const FALSE = /^(false|no|n|0)$/i;
 
+const fieldSets = new WeakMap<readonly string[], Set<string>>();
+const normalizedNames = new Map<string, string>();
+
+/** Built once per entity, not once per row: an import reads hundreds of thousands of rows. */
+function fieldSet(known: readonly string[]): Set<string> {
+  let set = fieldSets.get(known);
+  if (!set) fieldSets.set(known, (set = new Set(known.map(normalize))));
+  return set;
+}
+
+/** The handlers' field names are a few constants; their normalized forms are kept. */
+function normalized(field: string): string {
+  let name = normalizedNames.get(field);
+  if (name === undefined) normalizedNames.set(field, (name = normalize(field)));
+  return name;
+}
+
 /**
  * Typed reads of one row's fields. Every problem is recorded against the row's file and line
  * and the snake_case field name, and the row is marked bad; reading goes on so that one pass
@@ -18,7 +35,7 @@ export class RowReader {
     private readonly issues: ImportIssue[],
     known: readonly string[],
   ) {
-    const fields = new Set(known.map(normalize));
+    const fields = fieldSet(known);
     for (const key of row.values.keys()) {
       if (!fields.has(key)) this.fail(key, `unknown field; expected one of ${known.join(', ')}`);
     }
@@ -30,7 +47,7 @@ export class RowReader {
   }
 
   private raw(field: string): unknown {
-    const value = this.row.values.get(normalize(field));
+    const value = this.row.values.get(normalized(field));
     // PostgreSQL refuses NUL in text and SQLite stores it silently: refused here, as over HTTP.
     if (typeof value === 'string' && value.includes('\u0000')) {
       this.fail(field, 'must not contain a NUL character');
