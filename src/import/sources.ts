@@ -1,7 +1,7 @@
 import { constants, createReadStream } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { parse } from 'csv-parse';
+import { Parser } from 'csv-parse';
 
 /** Entities an import may carry, in the order they are validated and written (parents first). */
 export const ENTITIES = ['broker_dealers', 'representatives', 'products', 'clients', 'registrations', 'accounts', 'positions'] as const;
@@ -20,7 +20,44 @@ export interface SourceRow {
   line: number;
   entity: Entity;
   /** Values by normalized column name (see `normalize`). */
-  values: Map<string, unknown>;
+  values: RowValues;
+}
+
+/** What a row's reader needs of its values: a Map (JSON rows) or a CSV record under its header. */
+export interface RowValues {
+  get(name: string): unknown;
+  keys(): Iterable<string>;
+}
+
+/**
+ * A CSV record read through its file's header: one shared name -> column index for every row of
+ * the file instead of a Map built per row (hundreds of thousands of them, and their garbage).
+ */
+export class CsvRecord implements RowValues {
+  constructor(
+    readonly header: CsvHeader,
+    private readonly cells: string[],
+  ) {}
+
+  get(name: string): unknown {
+    const i = this.header.index.get(name);
+    return i === undefined ? undefined : this.cells[i];
+  }
+
+  keys(): Iterable<string> {
+    return this.header.names;
+  }
+}
+
+export class CsvHeader {
+  readonly index = new Map<string, number>();
+  constructor(readonly names: string[]) {
+    // A repeated column keeps its first cell, as a Map built from the record would keep its last:
+    // either way the file is ambiguous, and the reader reports nothing else about it.
+    names.forEach((name, i) => {
+      if (!this.index.has(name)) this.index.set(name, i);
+    });
+  }
 }
 
 /** `first_name`, `firstName` and `First Name` all name one column. */
@@ -102,6 +139,17 @@ export async function openSource(file: string, issues: ImportIssue[]): Promise<S
 }
 
 /**
+ * csv-parse's stream, each record paired with the line it ends on. The parser's `info` is current
+ * when a record is pushed; its `info: true` option copies the whole info object for every record,
+ * which cost as much as the parsing itself.
+ */
+class LineParser extends Parser {
+  override push(record: unknown, encoding?: BufferEncoding): boolean {
+    return super.push(record === null ? null : { record, lines: this.info.lines }, encoding);
+  }
+}
+
+/**
  * Streams a CSV file through csv-parse in batches: memory holds one batch, whatever the file's
  * size. A file that stops being valid CSV part-way is one issue at the line where it broke; the
  * rows before it were already validated and are kept for reporting.
@@ -109,30 +157,28 @@ export async function openSource(file: string, issues: ImportIssue[]): Promise<S
 async function* csvBatches(file: string, entity: Entity, size: number, issues: ImportIssue[]): AsyncGenerator<SourceRow[]> {
   const input = createReadStream(file);
   // relax_column_count: a short or long row is that row's problem, not the end of the file.
-  const parser = parse({ bom: true, skip_empty_lines: true, trim: true, info: true, relax_column_count: true });
+  const parser = new LineParser({ bom: true, skip_empty_lines: true, trim: true, relax_column_count: true });
   input.on('error', (error) => parser.destroy(error));
   input.pipe(parser);
-  let header: string[] | undefined;
+  let header: CsvHeader | undefined;
   let batch: SourceRow[] = [];
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+    for await (const { record, lines } of parser as AsyncIterable<{ record: string[]; lines: number }>) {
       if (!header) {
-        header = record.map(normalize);
+        header = new CsvHeader(record.map(normalize));
         continue;
       }
-      if (record.length !== header.length) {
-        issues.push({ file, line: info.lines, field: '(row)', message: `has ${record.length} fields; the header names ${header.length}` });
+      if (record.length !== header.names.length) {
+        issues.push({ file, line: lines, field: '(row)', message: `has ${record.length} fields; the header names ${header.names.length}` });
         continue;
       }
-      // info.lines is the line a record ends on; count back over the newlines inside quoted values.
+      // `lines` is the line a record ends on; count back over the newlines inside quoted values.
       let extraLines = 0;
-      const values = new Map<string, unknown>();
-      for (let i = 0; i < record.length; i++) {
-        const value = record[i] as string;
-        values.set(header[i] as string, value);
+      for (const value of record) {
         if (value.includes('\n')) extraLines += value.split('\n').length - 1;
       }
-      batch.push({ file, line: info.lines - extraLines, entity, values });
+      const values = new CsvRecord(header, record);
+      batch.push({ file, line: lines - extraLines, entity, values });
       if (batch.length >= size) {
         yield batch;
         batch = [];
