@@ -147,6 +147,9 @@ function sortIssues(issues: ImportIssue[], files: string[]): ImportIssue[] {
   return [...issues].sort((a, b) => order(a.file) - order(b.file) || a.line - b.line);
 }
 
+/** `FILE:LINE: FIELD: message`, the way compilers report, so editors and people find the row. */
+export const formatImportIssue = (e: ImportIssue): string => `${e.file}:${e.line}: ${e.field}: ${e.message}`;
+
 /** One line per problem, the way a person fixing the file reads it. */
 export function formatImportReport(report: ImportReport): string {
   if (report.ok) {
@@ -155,6 +158,6 @@ export function formatImportReport(report: ImportReport): string {
       .map(([entity, n]) => `${n} ${entity}`);
     return `imported ${written.join(', ') || 'nothing'} into firm ${report.firmId}`;
   }
-  const lines = report.errors.map((e) => `${e.file}:${e.line}: ${e.field}: ${e.message}`);
+  const lines = report.errors.map(formatImportIssue);
   return [...lines, `${report.errors.length} problem(s); nothing was written`].join('\n');
 }
