@@ -64,6 +64,7 @@ export async function importBook(db: Db, firmId: number, files: string[], option
   const present = new Set(sources.flatMap((s) => [...s.entities]));
   const rowsOf = new Map<string, number>(files.map((f) => [f, 0]));
   let rowsRead = 0;
+  const written = new Set<keyof ImportTables>();
 
   try {
     // Validation runs inside the write transaction so that no other writer can take a number or
@@ -85,6 +86,7 @@ export async function importBook(db: Db, firmId: number, files: string[], option
           known = await writeTables(conn, db.dialect, firmId, tables, known, { at, by: options.by ?? 'import' });
           // Tax lots name positions of their own batch: position ids are not carried over.
           delete known.positions;
+          for (const [table, rows] of Object.entries(tables) as [keyof ImportTables, unknown[]][]) if (rows.length > 0) written.add(table);
           for (const entity of ENTITIES) imported[entity] += tables[entity as keyof ImportTables].length;
         }
         tables = emptyTables();
@@ -124,7 +126,7 @@ export async function importBook(db: Db, firmId: number, files: string[], option
     return report();
   }
   // The planner needs statistics for the new rows (PostgreSQL; see analyze for SQLite).
-  await analyze(db);
+  await analyze(db, [...written]);
   return report();
 }
 
