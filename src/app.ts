@@ -5,6 +5,7 @@ import type { AppConfig } from './config.js';
 import type { Db } from './db/database.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
+import { homeRoutes, type ServedApp } from './http/home.js';
 import { refuseHostileInput } from './http/hostile-input.js';
 import { ProblemSchema } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
@@ -69,8 +70,16 @@ export async function buildApp({ config, db, clock = systemClock, logStream }: A
   app.addHook('onReady', () => background.start());
   app.addHook('onClose', () => background.stop());
   await app.register(healthRoutes, { db });
+  const served: ServedApp[] = [];
   if (config.apps !== 'rebalancer') {
-    await app.register(platformApp, { prefix: config.platformPrefix, basePath: config.platformPrefix, services });
+    served.push({ name: 'Portfolio platform', about: 'Households, accounts, products, trade blocks, trading, risk profiling and notifications.', basePath: config.platformPrefix });
+  }
+  if (config.apps !== 'platform') {
+    served.push({ name: 'Rebalancing application', about: 'Models, restricted plans, set aside cash and trade block details.', basePath: config.rebalancerPrefix });
+  }
+  await app.register(homeRoutes, { apps: served });
+  if (config.apps !== 'rebalancer') {
+    await app.register(platformApp, { prefix: config.platformPrefix, basePath: config.platformPrefix, publicUrl: config.publicUrl, services });
     // RFC 8414 places an issuer's metadata at /.well-known/oauth-authorization-server{issuer path}.
     app.get(
       `/.well-known/oauth-authorization-server${config.platformPrefix}`,
@@ -78,6 +87,6 @@ export async function buildApp({ config, db, clock = systemClock, logStream }: A
       async (request) => authorizationServerMetadata(issuerOf(request, config.platformPrefix)),
     );
   }
-  if (config.apps !== 'platform') await app.register(rebalancerApp, { prefix: config.rebalancerPrefix, services });
+  if (config.apps !== 'platform') await app.register(rebalancerApp, { prefix: config.rebalancerPrefix, basePath: config.rebalancerPrefix, publicUrl: config.publicUrl, services });
   return app;
 }

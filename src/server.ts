@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { AppConfig } from './config.js';
 import { type Db, migrateToLatest, openDatabase } from './db/database.js';
-import { DEMO_CREDENTIALS_FILE, DEMO_FIRM_CODE, type DemoCredentials, ensureCredentialsWritable, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
+import { DEMO_CREDENTIALS_FILE, DEMO_FIRM_CODE, type DemoCredentials, ensureCredentialsWritable, partnerRedirectUris, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
 import { countFirms } from './book/firms/repository.js';
 import { guardProcess } from './shared/logger.js';
 
@@ -32,7 +32,11 @@ export async function startServer(config: AppConfig): Promise<StartedServer> {
   if (config.seedDemoOnEmpty && (await countFirms(db)) === 0) {
     // Before anything is committed: the passwords are lost if the file cannot be written after.
     await ensureCredentialsWritable(config.dataDir, DEMO_FIRM_CODE);
-    const credentials = await seedDemoFirm(db, { households: STARTUP_DEMO_HOUSEHOLDS, seed: 1 });
+    const credentials = await seedDemoFirm(db, {
+      households: STARTUP_DEMO_HOUSEHOLDS,
+      seed: 1,
+      redirectUris: partnerRedirectUris(config.publicUrl, config.platformPrefix),
+    });
     demo = { credentials, file: await writeDemoCredentials(config.dataDir, credentials) };
   }
   const app = await buildApp({ config, db });

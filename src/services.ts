@@ -4,8 +4,11 @@ import { AuthRepository } from './auth/repository.js';
 import { OAuthService } from './auth/oauth-service.js';
 import { AuthService } from './auth/service.js';
 import { UserAdminService } from './auth/users.js';
+import { BasicLoginSettings } from './auth/basic-login-setting.js';
 import { SignInThrottle } from './auth/throttle.js';
-import { VERBOSE_ENTITIES } from './book/entities.js';
+import { VERBOSE_ENTITIES, accounts, clients, registrations, type EntityDescriptor } from './book/entities.js';
+import { PortfolioCompatRepository } from './book/compat/repository.js';
+import { PortfolioCompatService } from './book/compat/service.js';
 import { HoldingsService } from './book/holdings-service.js';
 import { BookRepository } from './book/repository.js';
 import { VerboseService } from './book/service.js';
@@ -30,13 +33,30 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
   const auth = new AuthService(authRepository, clock, config.accessTokenTtlSeconds, throttle);
   const customFields = createCustomFieldServices(db.kysely, clock);
   const tradeBlockServices = createTradeBlockServices(db.kysely, clock, outbox);
+  const verbose = VERBOSE_ENTITIES.map((entity) => ({ entity, service: new VerboseService(book, entity, clock, customFields.customFieldValues) }));
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const verboseOf = (entity: EntityDescriptor<any, any>) => verbose.find((v) => v.entity === entity)!.service;
   return {
     db,
     clock,
     auth,
-    oauth: new OAuthService(authRepository, auth, throttle, clock, config.authorizationCodeTtlSeconds, config.refreshGraceSeconds),
+    oauth: new OAuthService(
+      authRepository,
+      auth,
+      throttle,
+      clock,
+      config.authorizationCodeTtlSeconds,
+      config.refreshGraceSeconds,
+      `${config.platformPrefix === '/' ? '' : config.platformPrefix}/v1/security/token`,
+    ),
     users: new UserAdminService(authRepository, clock),
-    verbose: VERBOSE_ENTITIES.map((entity) => ({ entity, service: new VerboseService(book, entity, clock, customFields.customFieldValues) })),
+    basicLogin: new BasicLoginSettings(authRepository),
+    verbose,
+    portfolioCompat: new PortfolioCompatService(
+      new PortfolioCompatRepository(db.kysely),
+      { clients: verboseOf(clients), registrations: verboseOf(registrations), accounts: verboseOf(accounts) },
+      customFields.customFieldDefinitions,
+    ),
     ...customFields,
     ...createRepresentativeServices(db.kysely),
     holdings: new HoldingsService(book),

@@ -48,6 +48,8 @@ export class OAuthService {
     private readonly codeTtlSeconds: number,
     /** How long after a refresh token's use the same token still returns the same successor pair. */
     private readonly refreshGraceSeconds = 5,
+    /** The token endpoint's full path, named to API accounts that try the sign-in page. */
+    private readonly tokenPath = '/api/v1/security/token',
   ) {}
 
   /** Revokes a chain and drops remembered sessions, so its access tokens stop working at once. */
@@ -118,7 +120,7 @@ export class OAuthService {
     }
     if (!user) return { error: 'The user name or password is not correct.', appName };
     if (user.kind !== 'user') {
-      return { error: 'API and service accounts cannot sign in here; they use Basic login at /v1/security/token.', appName };
+      return { error: `API and service accounts cannot sign in here; they log in with Basic credentials at ${this.tokenPath}.`, appName };
     }
     await this.repository.setFlowUser(flow.id, user.id);
     return { error: undefined, appName, userName: user.display_name };

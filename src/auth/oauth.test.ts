@@ -113,7 +113,7 @@ describeEachDatabase('OAuth 2.0 authorization-code flow', (database) => {
       const account = t.firm.users[who];
       const flow = await authorize(t.app, { clientId: t.firm.clientId, redirectUri: REDIRECT, userName: account.userName, password: account.password });
       expect(flow.signIn.statusCode).toBe(401);
-      expect(flow.signIn.body).toContain('API and service accounts cannot sign in here');
+      expect(flow.signIn.body).toContain('API and service accounts cannot sign in here; they log in with Basic credentials at /api/v1/security/token.');
       expect(flow.code).toBeUndefined();
     }
   });
@@ -165,7 +165,7 @@ describeEachDatabase('OAuth 2.0 authorization-code flow', (database) => {
     // Section 5.3: even a plain registered URI must be URL-encoded in the query form.
     const plain = await t.app.inject({ method: 'POST', url: `/api/v1/Security/Token?grant_type=authorization_code&code=${code}&client_id=${t.firm.clientId}&client_secret=${t.firm.clientSecret}&response_type=code&redirect_uri=${REDIRECT}` });
     expect(plain.statusCode).toBe(401);
-    expect(plain.json()).toEqual({ error: 'invalid_request', error_description: 'redirect_uri in the query must be URL-encoded (section 5.3)' });
+    expect(plain.json()).toEqual({ error: 'invalid_request', error_description: 'redirect_uri in the query must be URL-encoded (or send it in a form body)' });
     const encoded = await t.app.inject({ method: 'POST', url: `/api/v1/Security/Token?grant_type=authorization_code&code=${code}&client_id=${t.firm.clientId}&client_secret=${t.firm.clientSecret}&redirect_uri=${encodeURIComponent(REDIRECT)}` });
     expect(encoded.statusCode, encoded.body).toBe(200); // and response_type may be left out, as generic clients do
     for (const name of ['code', 'client_id', 'redirect_uri', 'client_secret', 'grant_type']) {

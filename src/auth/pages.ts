@@ -1,34 +1,6 @@
-/**
- * The server-rendered pages of the sign-in flow. No JavaScript; every value is escaped; forms
- * carry the flow's CSRF token.
- */
-export const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escape, layout } from '../http/html.js';
 
-/** The page shell every server-rendered page shares; `style` adds rules after the shared ones. */
-export function layout(title: string, body: string, style = '') {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
-<style>
-  body { font-family: system-ui, sans-serif; background: #f4f6f8; color: #1d2733; display: grid; place-items: center; min-height: 100vh; margin: 0; }
-  main { background: #fff; border-radius: 10px; box-shadow: 0 2px 12px rgba(0,0,0,.08); padding: 2rem 2.25rem; width: min(24rem, 90vw); }
-  h1 { font-size: 1.3rem; margin: 0 0 .25rem; }
-  p.lead { color: #52606d; margin: 0 0 1.5rem; }
-  label { display: block; font-weight: 600; margin: 1rem 0 .35rem; }
-  input[type=text], input[type=password] { width: 100%; box-sizing: border-box; padding: .6rem .7rem; border: 1px solid #bcc5cf; border-radius: 6px; font-size: 1rem; }
-  button { margin-top: 1.5rem; padding: .65rem 1.2rem; border: 0; border-radius: 6px; font-size: 1rem; cursor: pointer; background: #1f5fae; color: #fff; }
-  button.secondary { background: #e4e8ee; color: #1d2733; margin-left: .5rem; }
-  .error { background: #fdecea; color: #8a1c12; border-radius: 6px; padding: .6rem .75rem; margin-bottom: 1rem; }
-${style}</style>
-</head>
-<body><main>${body}</main></body>
-</html>`;
-}
-
+/** The server-rendered pages of the sign-in flow; forms carry the flow's CSRF token. */
 export function signInPage(input: { appName: string; csrf: string; error?: string; userName?: string }) {
   return layout(
     'Sign in',
@@ -61,4 +33,42 @@ export function consentPage(input: { appName: string; userName: string; csrf: st
 
 export function errorPage(message: string) {
   return layout('Sign-in problem', `<h1>Sign-in problem</h1><p class="error" role="alert">${escape(message)}</p>`);
+}
+
+/** What a code this service issues looks like; anything else is shown, never put in a command to copy. */
+const CODE_SHAPE = /^[A-Za-z0-9._~-]{1,200}$/;
+
+/**
+ * The demo partner's redirect target: shows the authorization code and state the browser brought
+ * back, with the curl command that exchanges the code, so the flow can be tried without a client.
+ */
+export function codePage(input: { code?: string; state?: string; error?: string; errorDescription?: string; tokenUrl: string; redirectUri: string }) {
+  const state = input.state === undefined ? '' : `<p>State (compare it with the one you sent):</p><pre id="state">${escape(input.state)}</pre>`;
+  if (input.error !== undefined) {
+    return layout(
+      'No code: sign-in not completed',
+      `<h1>No code</h1>
+<p class="error" role="alert">The sign-in ended without a code: <strong id="error">${escape(input.error)}</strong>${input.errorDescription ? ` (${escape(input.errorDescription)})` : ''}.</p>
+${state}
+<p class="lead">Start again from the sign-in page to get a new code.</p>`,
+    );
+  }
+  const code = input.code ?? '';
+  const command = CODE_SHAPE.test(code)
+    ? `<p>Exchange it for tokens within a minute (codes are short-lived and work once):</p>
+<pre id="exchange">curl -s -X POST '${escape(input.tokenUrl)}' \\
+  -d grant_type=authorization_code \\
+  -d code=${escape(code)} \\
+  --data-urlencode redirect_uri='${escape(input.redirectUri)}' \\
+  -d client_id="$ID" --data-urlencode client_secret="$SECRET"</pre>
+<p class="note">Add <code>-d code_verifier=…</code> when the sign-in was started with a <code>code_challenge</code>.</p>`
+    : '<p class="error" role="alert">This does not look like a code this service issues; no command is offered for it.</p>';
+  return layout(
+    'Your authorization code',
+    `<h1>Your authorization code</h1>
+<p class="lead">The sign-in went through. Copy the code below into your application, or exchange it yourself.</p>
+<pre id="code">${escape(code)}</pre>
+${state}
+${command}`,
+  );
 }

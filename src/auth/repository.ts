@@ -195,6 +195,36 @@ export class AuthRepository {
     return this.db.selectFrom('partner_apps').selectAll().where('id', '=', clientId).executeTakeFirst();
   }
 
+  /** The active partner app a firm lets Basic-only logins go through, if the firm allows them. */
+  basicLoginAppOf(firmId: number) {
+    return this.db
+      .selectFrom('firms as f')
+      .innerJoin('partner_apps as a', 'a.id', 'f.basic_login_app_id')
+      .selectAll('a')
+      .where('f.id', '=', firmId)
+      .where('a.firm_id', '=', firmId)
+      .where('a.is_active', '=', 1)
+      .executeTakeFirst();
+  }
+
+  basicLoginSettingOf(firmId: number) {
+    return this.db
+      .selectFrom('firms as f')
+      .leftJoin('partner_apps as a', 'a.id', 'f.basic_login_app_id')
+      .select(['f.basic_login_app_id', 'a.name as app_name', 'a.is_active as app_active'])
+      .where('f.id', '=', firmId)
+      .executeTakeFirstOrThrow();
+  }
+
+  setBasicLoginApp(firmId: number, appId: number | null) {
+    return this.db.updateTable('firms').set({ basic_login_app_id: appId }).where('id', '=', firmId).execute();
+  }
+
+  /** The firm's active partner apps, oldest first: the first is its default. */
+  activePartnerAppsOf(firmId: number) {
+    return this.db.selectFrom('partner_apps').select(['id', 'name']).where('firm_id', '=', firmId).where('is_active', '=', 1).orderBy('id').execute();
+  }
+
   findUserByName(userName: string) {
     return this.db.selectFrom('users').selectAll().where('user_name', '=', userName.toLowerCase()).executeTakeFirst();
   }

@@ -11,7 +11,7 @@ const TokenResponse = Type.Object({
   expires_in: Type.Number({ description: 'Lifetime of the access token in seconds' }),
   refresh_token: Type.Optional(Type.String({ description: 'One-time use; rotates on every refresh' })),
 });
-const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Type.String() }, { description: 'RFC 6749 section 5.2' });
+const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Type.String() }, { description: 'OAuth error: a code such as invalid_grant, and what went wrong in words' });
 const Params = Type.Record(Type.String(), Type.Unknown());
 const TokenHeaders = Type.Object({
   authorization: Type.Optional(Type.String({ description: 'Basic user:password (login), Bearer <refresh token>, or Basic client_id:client_secret with grant_type' })),
@@ -62,7 +62,7 @@ async function token(auth: AuthService, oauth: OAuthService, request: FastifyReq
     }
     if (grantType === 'authorization_code') {
       if (redirectUriUnencodedInQuery(request)) {
-        throw new OAuthError('invalid_request', 'redirect_uri in the query must be URL-encoded (section 5.3)');
+        throw new OAuthError('invalid_request', 'redirect_uri in the query must be URL-encoded (or send it in a form body)');
       }
       return await oauth.exchangeCode({
         code: get('code'),
@@ -95,7 +95,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; oauth: O
     '/v1/Security/Token',
     {
       config: { public: true },
-      schema: { ...schema, summary: 'Basic login (section 5.5), or refresh with Authorization: Bearer <refresh token> (section 5.4)', querystring: Params },
+      schema: { ...schema, summary: 'Log in with Basic credentials (API users), or refresh with Authorization: Bearer <refresh token>',
+        description:
+          'An API user sends `Authorization: Basic base64(user:password)` with the partner application\'s `client_id` and `client_secret` headers and receives an access token (no refresh token: log in again when it expires). A holder of a refresh token may send `Authorization: Bearer <refresh token>` instead to get a new pair. Too many failed logins of one user name answer 429 with Retry-After.',
+        querystring: Params,
+        response: { ...schema.response, 200: Type.Object(TokenResponse.properties, { examples: [{ access_token: '3q2-7x9KfP0aLwRzV1sYbQ', token_type: 'Bearer', expires_in: 36000 }] }) },
+      },
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
@@ -109,7 +114,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; oauth: O
       schema: {
         ...schema,
         // No body schema: the body is optional (parameters may come as query or headers) and form-encoded.
-        summary: 'Exchange an authorization code (section 5.3) or refresh (section 5.4); parameters as query, headers or form body',
+        summary: 'Exchange an authorization code for tokens, or refresh them; parameters as form body, query or headers',
+        description:
+          'With `grant_type=authorization_code`: send the `code` the sign-in page gave, the same `redirect_uri` (URL-encoded), `client_id`, `client_secret`, and `code_verifier` when the sign-in carried a `code_challenge`. A code works once and for a minute by default. With `grant_type=refresh_token`: send `refresh_token`, `client_id` and `client_secret`; the answer carries a new refresh token and the old one stops working. Errors are OAuth error bodies with 401.',
+        response: { ...schema.response, 200: Type.Object(TokenResponse.properties, { examples: [{ access_token: '3q2-7x9KfP0aLwRzV1sYbQ', token_type: 'Bearer', expires_in: 36000, refresh_token: 'Wm8r1T0cVqN6yHs2LxK4pA' }] }) },
         querystring: Params,
       },
     },

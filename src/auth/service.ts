@@ -51,11 +51,11 @@ export class AuthService {
    * throttled, counted when it fails, and as costly for an unknown user name as for a known one.
    * `accept` adds the path's own conditions (the partner's firm); a refusal by it counts as a failure.
    */
-  async checkCredentials(userName: string, password: string, address: string, accept: (user: UserRow) => boolean = () => true) {
+  async checkCredentials(userName: string, password: string, address: string, accept: (user: UserRow) => boolean | Promise<boolean> = () => true) {
     await this.throttle.check(userName, address);
     const user = await this.repository.findUserByName(userName);
     const ok = await verifyUserPassword(user?.password_hash, password);
-    if (!user || !ok || user.is_active !== 1 || !accept(user)) {
+    if (!user || !ok || user.is_active !== 1 || !(await accept(user))) {
       await this.throttle.failed(userName, address);
       return undefined;
     }
@@ -80,6 +80,7 @@ export class AuthService {
    * refresh token: a job holding a password can always log in again (docs/decisions.md).
    */
   async basicLogin(input: { authorization?: string; clientId?: string; clientSecret?: string; address: string }): Promise<TokenResponse> {
+    if (!input.clientId && !input.clientSecret) return this.basicOnlyLogin(input.authorization, input.address);
     let app;
     try {
       app = await this.verifyPartner(input.clientId, input.clientSecret);
@@ -97,6 +98,31 @@ export class AuthService {
       throw error;
     }
     if (!user) throw new OAuthError('invalid_grant', 'user name or password is not valid');
+    return this.issueAccessToken({ firmId: user.firm_id, userId: user.id, clientId: app.id }, app.access_token_ttl_seconds);
+  }
+
+  /**
+   * Basic credentials alone, as the source system's clients send them: only for API and service
+   * users of a firm that chose it, through the partner app it named (docs/partner-migration.md).
+   * Every refusal reads like section 5.5's missing client, so it tells nothing of the password.
+   */
+  private async basicOnlyLogin(authorization: string | undefined, address: string): Promise<TokenResponse> {
+    const refused = new OAuthError('invalid_client', 'client_id or client_secret is missing or not valid');
+    const credentials = parseBasic(authorization);
+    if (!credentials) throw refused;
+    let app: Awaited<ReturnType<AuthRepository['basicLoginAppOf']>>;
+    let user;
+    try {
+      user = await this.checkCredentials(credentials.userName, credentials.password, address, async (u) => {
+        if (u.kind === 'user') return false;
+        app = await this.repository.basicLoginAppOf(u.firm_id);
+        return app !== undefined;
+      });
+    } catch (error) {
+      if (error instanceof LockedOut) throw new OAuthError('temporarily_unavailable', error.message, 429, error.retryAfterSeconds);
+      throw error;
+    }
+    if (!user || !app) throw refused;
     return this.issueAccessToken({ firmId: user.firm_id, userId: user.id, clientId: app.id }, app.access_token_ttl_seconds);
   }
 

@@ -5,6 +5,7 @@ import { responses } from '../http/problem.js';
 import { principalOf } from './hook.js';
 import { Privilege } from './privileges.js';
 import { MIN_PASSWORD_LENGTH, type UserAdminService } from './users.js';
+import type { BasicLoginSettings } from './basic-login-setting.js';
 
 const tags = ['Users'];
 const admin = { privilege: Privilege.PlatformAdmin };
@@ -18,10 +19,45 @@ const User = Type.Object({
 const UserParams = Type.Object({ userId: IdSchema() });
 
 /** User administration for a firm's administrators: who can sign in, and with which password. */
-export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserAdminService }> = async (app, { users }) => {
+const BasicLogin = Type.Object({
+  enabled: Type.Boolean({ description: 'Whether API and service users may log in with Basic credentials alone' }),
+  partnerAppId: Type.Union([Type.Integer(), Type.Null()], { description: 'The partner app those logins are issued through' }),
+  partnerAppName: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserAdminService; basicLogin: BasicLoginSettings }> = async (app, { users, basicLogin }) => {
+  app.get(
+    '/Security/Firm/BasicLogin',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Whether the firm lets its API users log in with Basic credentials alone (off by default)', description: 'Reads the firm\'s Basic-only login setting: whether API and service users may log in with Basic credentials alone, and the partner application such logins go through.',
+        response: responses({ 200: BasicLogin }, [401, 403]),
+      },
+    },
+    async (request) => basicLogin.get(principalOf(request).firmId),
+  );
+  app.put(
+    '/Security/Firm/BasicLogin',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Turns Basic-only login on (through the given partner app, or the firm\'s oldest active one) or off',
+        description:
+          'On, `GET /v1/security/token` with only `Authorization: Basic` logs an API or service user of this firm in through the partner app, ' +
+          'as clients written for the source system expect. The password then stands alone: anyone holding it can log in without the partner secret.',
+        body: Type.Object({ enabled: Type.Boolean(), partnerAppId: Type.Optional(IdSchema()) }),
+        response: responses({ 200: BasicLogin }, [400, 401, 403]),
+      },
+    },
+    async (request) => basicLogin.set(principalOf(request).firmId, request.body),
+  );
   app.get(
     '/Security/Users',
-    { config: admin, schema: { tags, summary: 'The firm\'s users, active or not', response: responses({ 200: Type.Array(User) }, [401, 403]) } },
+    { config: admin, schema: { tags, summary: 'The firm\'s users, active or not',
+        description: 'Every login of your firm with its role, kind (person, API user or service account) and whether it may sign in.', response: responses({ 200: Type.Array(User) }, [401, 403]) } },
     async (request) => users.list(principalOf(request).firmId),
   );
   for (const [action, active] of [['Deactivate', false], ['Reactivate', true]] as const) {
@@ -34,6 +70,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserAdminService }> 
           summary: active
             ? 'Lets a deactivated user sign in again (tokens revoked at deactivation stay revoked)'
             : 'Stops a user from signing in and revokes every token the user holds, on every process at once',
+          description: active
+            ? 'Gives a deactivated user access again: the user may sign in and log in, and new tokens work. Reactivating an active user changes nothing.'
+            : 'Takes a user\'s access away at once: sign-in and login are refused and every access and refresh token the user holds stops working on every server. An administrator cannot deactivate their own user (409).',
           params: UserParams,
           response: responses({ 200: User }, [400, 401, 403, 404, 409]),
         },
@@ -48,6 +87,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserAdminService }> 
       schema: {
         tags,
         summary: 'Resets a user\'s password (a generated one is returned once when none is sent) and ends the user\'s sessions',
+        description: 'Sets a new password for the user. Send one, or send none and a strong one is generated and returned in this answer only. Every token the user holds stops working.',
         params: UserParams,
         body: Type.Object({ password: Type.Optional(Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 200 })) }),
         response: responses({ 200: Type.Object({ user: User, password: Type.Optional(Type.String()) }) }, [400, 401, 403, 404]),

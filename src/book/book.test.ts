@@ -22,7 +22,10 @@ describeEachDatabase('portfolio book API (verbose)', (database) => {
         cash: 1234.56,
       })
     ).json();
-    return { client, registration, product, account, ticker: ticker.toUpperCase() };
+    // The household record shows the book below it (section 2.16): read it again now that it has an account.
+    const household = (await call('GET', `/api/v1/Portfolio/Clients/Verbose/${client.id}`)).json();
+    expect(household).toMatchObject({ id: client.id, name: client.name, createdDate: client.createdDate, portfolio: { accountCount: 1, cash: 1234.56 } });
+    return { client: household, registration, product, account, ticker: ticker.toUpperCase() };
   }
 
   it('writes a book through the verbose endpoints and reads it back the same', async () => {

@@ -3,6 +3,8 @@ import type { AccountTable, ClientTable, ProductTable, RegistrationTable } from 
 import { centsToDollars, dollarsToCents, microsToPrice, priceToMicros } from '../shared/money.js';
 import { representatives } from './representatives/entity.js';
 import { audit, flag, type Row } from './mapping.js';
+import { bareDetails, withHouseholdDetails } from './households/details.js';
+import { HouseholdDetailsRepository } from './households/repository.js';
 import {
   AccountInput,
   AccountRecord,
@@ -29,7 +31,9 @@ export const clients: EntityDescriptor<ClientInput, ClientRecord> = {
     representativeId: row.representative_id,
     notes: row.notes,
     ...audit(row),
+    ...bareDetails({ name: row.name, representativeId: row.representative_id }),
   }),
+  details: (tx, firmId, records) => withHouseholdDetails(tx.bind((db) => new HouseholdDetailsRepository(db)), firmId, records),
   toColumns: (input) => ({ name: input.name, representative_id: input.representativeId, notes: input.notes }),
   references: [{ field: 'representativeId', table: 'representatives', label: 'representative' }],
   uniques: [],

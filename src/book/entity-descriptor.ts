@@ -1,5 +1,12 @@
 import type { TObject } from 'typebox';
 import type { CustomFieldLevel } from './custom-fields/schemas.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/** A connection to read details on: the book repository's, inside its transaction when there is one. */
+export interface Connection {
+  bind<R>(make: (db: Kysely<Database>) => R): R;
+}
 
 /**
  * One descriptor per verbose entity of the portfolio API. The routes, service and repository
@@ -30,6 +37,8 @@ export interface EntityDescriptor<Input, Record> {
   normalize?(input: Input): Input;
   /** POST takes `{ [envelope]: record, id: 0 }` (section 2.13) instead of the bare record. */
   envelope?: string;
+  /** Parts of the record read from the book below the row (the household's accounts, …), for a page of records at once. */
+  details?(tx: Connection, firmId: number, records: Record[]): Promise<Record[]>;
   /** Served at `GET …/Verbose/New`: a new record with every field at its default. */
   template?: { schema: TObject; value(): object };
 }

@@ -1,5 +1,5 @@
 import { type FieldProblem, notFound, validationFailed } from '../shared/errors.js';
-import { centsToDollars, dollarsToCents, microsToPrice, microsToShares, priceToMicros, sharesToMicros } from '../shared/money.js';
+import { centsToDollars, dollarsToCents, marketValueCents, microsToPrice, microsToShares, priceToMicros, sharesToMicros } from '../shared/money.js';
 import type { BookRepository } from './repository.js';
 import type { PositionInput, PositionRecord, PriceInput, PriceRecord } from './schemas.js';
 
@@ -22,7 +22,7 @@ export class HoldingsService {
         shares,
         costBasis: centsToDollars(p.cost_cents),
         price,
-        marketValue: price === null ? null : centsToDollars(Math.round((p.shares_micros * p.price_micros!) / 1e10)),
+        marketValue: price === null ? null : centsToDollars(marketValueCents(p.shares_micros, p.price_micros!)),
         taxLots: lots
           .filter((lot) => lot.position_id === p.id)
           .map((lot) => ({

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { BookTable, ReferencedTable } from './entities.js';
+import type { BookTable, ReferencedTable } from './entity-descriptor.js';
 
 // The verbose entities share one generic code path; Kysely's types cannot follow a table name
 // chosen at run time, so this file alone works over an untyped view of the same connection.

@@ -20,10 +20,9 @@ export interface BookRouteOptions {
 
 const read = { privilege: Privilege.PortfolioRead };
 const edit = { privilege: Privilege.PortfolioEdit };
-const tags = ['Portfolio'];
 
 const ExpandQuery = Type.Object({
-  expand: Type.Optional(Type.String({ maxLength: 200, description: 'Comma-separated parts to add; `userDefinedFields` adds the custom fields (section 4.9)' })),
+  expand: Type.Optional(Type.String({ maxLength: 200, description: 'Comma-separated parts to add to each record; `userDefinedFields` adds the record\'s custom-field values' })),
 });
 const EXPANSIONS: Record<string, keyof Expand> = { userdefinedfields: 'userDefinedFields' };
 
@@ -41,6 +40,8 @@ function expandOf(query: { expand?: string }): Expand {
 /** Section 4.9's verbose style for the book: list, read, create, update, bulk update. */
 export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (app, { verbose, holdings }) => {
   for (const { entity, service } of verbose) {
+    // One reference section per kind of record: 'household' is listed under Households.
+    const tags = [`${entity.label[0]!.toUpperCase()}${entity.label.slice(1)}s`];
     const base = `/Portfolio/${entity.path}`;
     const Fields = { ...entity.input.properties, userDefinedFields: Type.Optional(UserDefinedFieldsInput) };
     const NewRecord = Type.Object({
@@ -61,6 +62,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
         schema: {
           tags,
           summary: `List ${entity.label}s, paged by id; with $count=true the total is in X-Total-Count`,
+          description: `The ${entity.label}s of your firm in id order. Page with \`$top\` (at most 1000) and \`$skip\`; a page shorter than \`$top\` is the last. With \`$count=true\` the X-Total-Count header carries how many there are in all (counting reads the whole firm, so ask only when you need it). Add \`?expand=userDefinedFields\` for their custom-field values.`,
           querystring: Type.Object({ ...PageQuery.properties, ...CountQuery.properties, ...ExpandQuery.properties }),
           response: responses({ 200: Type.Array(Out) }, [401, 403]),
         },
@@ -83,7 +85,8 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
         `${base}/Verbose/New`,
         {
           config: read,
-          schema: { tags, summary: `A new ${entity.label} with every field at its default, to fill in and POST`, response: responses({ 200: template.schema }, [401, 403]) },
+          schema: { tags, summary: `A new ${entity.label} with every field at its default, to fill in and POST`,
+        description: `A ${entity.label} record with every field at its default and id 0: fill in what you need and send it back to the create operation.`, response: responses({ 200: template.schema }, [401, 403]) },
         },
         async () => template.value(),
       );
@@ -93,7 +96,8 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
       `${base}/Verbose/:key`,
       {
         config: read,
-        schema: { tags, summary: `Read one ${entity.label}`, params: KeyParams, querystring: ExpandQuery, response: responses({ 200: Out }, [401, 403, 404]) },
+        schema: { tags, summary: `Read one ${entity.label}`,
+        description: `One ${entity.label} by its id. 404 when there is no such ${entity.label} in your firm.`, params: KeyParams, querystring: ExpandQuery, response: responses({ 200: Out }, [401, 403, 404]) },
       },
       async (request) => service.get(principalOf(request), request.params.key, expandOf(request.query)),
     );
@@ -105,6 +109,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
         schema: {
           tags,
           summary: entity.envelope ? `Create a ${entity.label} from \`{ ${entity.envelope}: <record>, id: 0 }\`` : `Create a ${entity.label}`,
+        description: `Creates a ${entity.label} and answers it with its new id and audit fields. Every field is checked first; a 400 lists each field that is wrong and nothing is stored. References to other records must name records of your firm.`,
           querystring: ExpandQuery,
           body: CreateBody,
           response: responses({ 200: Out }, [401, 403]),
@@ -125,6 +130,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
         schema: {
           tags,
           summary: `Update a ${entity.label} from its whole record; omitted optional fields keep their values`,
+        description: `Changes the ${entity.label} named in the path. Send the record as read (the id in the body, if any, must match the path); optional fields you leave out keep their values. Answers the record as stored.`,
           params: KeyParams,
           querystring: ExpandQuery,
           body: UpdateBody,
@@ -147,6 +153,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
         schema: {
           tags,
           summary: `Update several ${entity.label}s at once, all or nothing`,
+        description: `Changes up to 1000 ${entity.label}s in one call, each named by its id. All or nothing: a 400 names every item and field that is wrong and none is changed.`,
           querystring: ExpandQuery,
           body: Type.Array(BulkItem, { minItems: 1, maxItems: 1000 }),
           response: responses({ 200: Type.Array(Out) }, [401, 403]),
@@ -162,11 +169,13 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
   }
 
   const AccountParams = Type.Object({ accountId: IdSchema() });
+  const accountTags = ['Accounts'];
   app.get(
     '/Portfolio/Accounts/:accountId/Positions',
     {
       config: read,
-      schema: { tags, summary: 'An account\'s positions with tax lots', params: AccountParams, response: responses({ 200: Type.Array(PositionRecord) }, [401, 403, 404]) },
+      schema: { tags: accountTags, summary: 'An account\'s positions with tax lots',
+        description: 'What the account holds: one row per product with shares, price and market value, each with its tax lots (acquisition date, shares and cost basis) that the tax-aware rebalancer sells from.', params: AccountParams, response: responses({ 200: Type.Array(PositionRecord) }, [401, 403, 404]) },
     },
     async (request) => holdings.positions(principalOf(request).firmId, request.params.accountId),
   );
@@ -175,8 +184,9 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
     {
       config: edit,
       schema: {
-        tags,
+        tags: accountTags,
         summary: 'Replace an account\'s positions (and tax lots) whole',
+        description: 'Replaces everything the account holds with the list sent (an empty list empties it). A position\'s lots must add up to its shares. Answers the positions as stored.',
         params: AccountParams,
         body: Type.Array(PositionInput, { maxItems: 5000 }),
         response: responses({ 200: Type.Array(PositionRecord) }, [401, 403, 404]),
@@ -186,11 +196,13 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
   );
 
   const ProductParams = Type.Object({ productId: IdSchema() });
+  const productTags = ['Products'];
   app.get(
     '/Portfolio/Products/:productId/Prices',
     {
       config: read,
-      schema: { tags, summary: 'A product\'s price history, newest first', params: ProductParams, response: responses({ 200: Type.Array(PriceRecord) }, [401, 403, 404]) },
+      schema: { tags: productTags, summary: 'A product\'s price history, newest first',
+        description: 'Every price recorded for the product, newest first; the newest is the price the rebalancer values positions at.', params: ProductParams, response: responses({ 200: Type.Array(PriceRecord) }, [401, 403, 404]) },
     },
     async (request) => holdings.prices(principalOf(request).firmId, request.params.productId),
   );
@@ -199,8 +211,9 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
     {
       config: edit,
       schema: {
-        tags,
+        tags: productTags,
         summary: 'Record product prices; a product\'s latest price follows the newest date',
+        description: 'Records prices for any number of products and dates (a second price for the same product and date replaces the first). A product\'s current price becomes the one with the newest date. Answers how many were stored.',
         body: Type.Array(PriceInput, { minItems: 1, maxItems: 10000 }),
         response: responses({ 200: Type.Object({ stored: Type.Integer() }) }, [401, 403]),
       },

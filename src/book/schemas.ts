@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { HouseholdDetails } from './households/schemas.js';
 import { IdSchema } from '../http/ids.js';
 
 const Id = IdSchema();
@@ -22,7 +23,14 @@ export const ClientInput = Type.Object({
   representativeId: Id,
   notes: Type.Optional(Type.Union([Type.String({ maxLength: 4000 }), Type.Null()])),
 });
-export const ClientRecord = Type.Object({ id: Id, ...ClientInput.properties, notes: Type.Union([Type.String(), Type.Null()]), ...Audit });
+export const ClientRecord = Type.Object({
+  id: Id,
+  ...ClientInput.properties,
+  notes: Type.Union([Type.String(), Type.Null()]),
+  ...Audit,
+  // Section 2.16's household verbose record; read-only, and ignored when a record is sent back.
+  ...HouseholdDetails,
+});
 
 export const RegistrationInput = Type.Object({
   clientId: Id,
@@ -48,7 +56,7 @@ export const AccountInput = Type.Object({
   cash: Type.Optional(Dollars),
   isTradingBlocked: Type.Optional(Type.Boolean({ description: 'Legacy account-level trade block' })),
   isActive: Type.Optional(Type.Boolean()),
-  restrictedPlanId: Type.Optional(Type.Union([IdSchema(), Type.Null()], { description: 'A restricted plan of the rebalancing application (section 4.3); null for none' })),
+  restrictedPlanId: Type.Optional(Type.Union([IdSchema(), Type.Null()], { description: 'The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none' })),
 });
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 export const AccountRecord = Type.Object({

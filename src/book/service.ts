@@ -124,7 +124,8 @@ export class VerboseService<Input extends object, Out> {
   }
 
   private async records(tx: BookRepository, actor: Actor, rows: unknown[], expand: Expand): Promise<Out[]> {
-    const records = rows.map((row) => this.entity.toRecord(row as never));
+    const bare = rows.map((row) => this.entity.toRecord(row as never));
+    const records = this.entity.details ? await this.entity.details(tx, actor.firmId, bare) : bare;
     if (!expand.userDefinedFields || !this.fields) return records;
     const keyed = records as (Out & { id: number; name: string })[];
     const fields = await this.fields.read(tx, actor, this.entity.level, keyed.map(({ id, name }) => ({ id, name })));

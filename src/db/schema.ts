@@ -23,6 +23,8 @@ export interface FirmTable {
   trade_block_dates: Flag;
   trade_block_custom_types: Flag;
   default_asset_values: string;
+  /** The partner app Basic-only logins go through; null: Basic login needs client_id and client_secret. */
+  basic_login_app_id: number | null;
   created_at: string;
 }
 
@@ -264,6 +266,16 @@ export interface ModelEquivalentTable {
   model_allocation_id: number;
   product_id: number;
   rank: number;
+}
+
+/** Section 2.8 priorities of a model's security (a target or an equivalent); null: not set. */
+export interface ModelSecurityPriorityTable extends Audit {
+  id: Id;
+  firm_id: number;
+  model_id: number;
+  product_id: number;
+  buy_priority_id: number | null;
+  sell_priority_id: number | null;
 }
 
 export interface ModelAggTable {
@@ -725,6 +737,7 @@ export interface Database {
   models: ModelTable;
   model_allocations: ModelAllocationTable;
   model_equivalents: ModelEquivalentTable;
+  model_security_priorities: ModelSecurityPriorityTable;
   model_aggs: ModelAggTable;
   model_agg_models: ModelAggModelTable;
   teams: TeamTable;

@@ -13,6 +13,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, {
       schema: {
         tags: ['Health'],
         summary: 'Health: the process answers and its database is reachable (503 while it is not)',
+        description: '200 with `database: up` while the process answers and its database does; 503 while the database cannot be reached. For load balancers and monitors.',
         response: responses({ 200: Status, 503: Status }),
       },
     },
@@ -25,7 +26,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Db }> = async (app, {
     '/readyz',
     {
       config: { public: true },
-      schema: { tags: ['Health'], summary: 'Readiness: the database answers', response: responses({ 200: Status, 503: Status }) },
+      schema: { tags: ['Health'], summary: 'Readiness: the database answers',
+        description: '200 once the database answers, naming which one (sqlite or postgres); 503 while it does not.', response: responses({ 200: Status, 503: Status }) },
     },
     async (_request, reply) => {
       if (await isReachable(db)) return { status: 'ready', database: db.dialect };

@@ -51,6 +51,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ notifications: Noti
       schema: {
         tags,
         summary: 'Create the calling user\'s webhook integration with the calling partner (or answer the existing one)',
+        description: 'Gives the calling user an integration with the calling partner application: its webhookGuid is the address partners post notifications to for this user. Calling again answers the same integration.',
         headers: credentialHeaders,
         body: IntegrationInput,
         // Section 7: 200 is success; a created integration and an existing one answer alike.
@@ -70,6 +71,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ notifications: Noti
       schema: {
         tags,
         summary: 'Register (or replace) the push endpoint of the caller\'s integration; answers its signing secret, once',
+        description: 'Asks the platform to push the user\'s new notifications to an https URL of yours. The answer carries the secret each push is signed with; it is shown this once, so keep it. Registering again replaces the URL and the secret.',
         headers: credentialHeaders,
         params: IntegrationParams,
         body: EndpointInput,
@@ -83,7 +85,8 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ notifications: Noti
     '/Notify/Config/Integrations/:integrationId/Endpoint',
     {
       config,
-      schema: { tags, summary: 'Stop pushing to the integration\'s endpoint', headers: credentialHeaders, params: IntegrationParams, response: responses({ 204: Type.Null() }, [401, 403, 404]) },
+      schema: { tags, summary: 'Stop pushing to the integration\'s endpoint',
+        description: 'Removes the push endpoint; notifications are still kept and can be read. 204 with no body.', headers: credentialHeaders, params: IntegrationParams, response: responses({ 204: Type.Null() }, [401, 403, 404]) },
     },
     async (request, reply) => {
       await notifications.removeEndpoint(principalOf(request), credentialsOf(request), request.params.integrationId);
@@ -98,6 +101,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ notifications: Noti
       schema: {
         tags,
         summary: 'Push deliveries of the integration, newest first; the total is in X-Total-Count',
+        description: 'Each notification pushed (or to be pushed) to the integration\'s endpoint: pending, delivered or failed, the attempts made and the last error.',
         headers: credentialHeaders,
         params: IntegrationParams,
         querystring: PageQuery,
@@ -121,7 +125,8 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ notifications: Noti
       onRequest: resolveWebhook,
       schema: {
         tags,
-        summary: 'Post a notification to the webhook\'s user; answers 201 with it as read',
+        summary: 'Post a notification to the webhook\'s user; answers it as stored',
+        description: 'A partner posts a notification (Subject, Body, an optional category, link and action) to the user the webhookGuid belongs to. Needs the partner\'s client_id and client_secret headers, not a user token.',
         security: [],
         headers: credentialHeaders,
         params: WebhookParams,
@@ -140,6 +145,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ notifications: Noti
       schema: {
         tags,
         summary: 'The webhook user\'s notifications from every partner and the platform, newest first; the total is in X-Total-Count',
+        description: 'Everything sent to the user the webhookGuid belongs to, from any partner and from the platform itself (finished rebalances, expired set aside cash), newest first and paged.',
         security: [],
         headers: credentialHeaders,
         params: WebhookParams,

@@ -2,6 +2,16 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
+import { RebalancerAccountRepository } from './accounts/repository.js';
+import { rebalancerAccountRoutes } from './accounts/routes.js';
+import { RebalancerAccountService } from './accounts/service.js';
+import { FirmOptionsRepository } from './firm-options/repository.js';
+import { firmOptionRoutes } from './firm-options/routes.js';
+import { FirmOptionsService } from './firm-options/service.js';
+import { GroupRepository } from './groups/repository.js';
+import { groupRoutes } from './groups/routes.js';
+import { GroupService } from './groups/service.js';
+import { ModelSecurityService } from './models/securities-service.js';
 import { ModelRepository } from './models/repository.js';
 import { modelRoutes } from './models/routes.js';
 import { ModelService } from './models/service.js';
@@ -13,12 +23,19 @@ import { CashNeedsRepository, SetAsideRepository } from '../set-aside-cash/repos
 import { setAsideRoutes } from './set-aside-cash/routes.js';
 import { SetAsideService } from '../set-aside-cash/service.js';
 
-/** The rebalancing application's data (issue 7): restricted plans, set aside cash, models and teams. */
+/** The rebalancing application's data (issue 7): restricted plans, set aside cash, models and teams, the account reads,
+ * trade groups and aggregate models, model security priorities and the firm options. */
 export const rebalancerDataRoutes: FastifyPluginAsync<{ db: Kysely<Database>; clock: Clock }> = async (app, { db, clock }) => {
-  await app.register(restrictedPlanRoutes, { plans: new RestrictedPlanService(new RestrictedPlanRepository(db), clock) });
+  const plans = new RestrictedPlanService(new RestrictedPlanRepository(db), clock);
+  const models = new ModelService(new ModelRepository(db), clock);
+  await app.register(restrictedPlanRoutes, { plans });
   await app.register(setAsideRoutes, {
     setAsides: new SetAsideService(new SetAsideRepository(db), clock),
     cashNeeds: new CashNeedsService(new CashNeedsRepository(db), clock),
   });
-  await app.register(modelRoutes, { models: new ModelService(new ModelRepository(db), clock) });
+  await app.register(modelRoutes, { models, securities: new ModelSecurityService(new ModelRepository(db), models, clock) });
+  await app.register(groupRoutes, { groups: new GroupService(new GroupRepository(db)) });
+  await app.register(firmOptionRoutes, { options: new FirmOptionsService(new FirmOptionsRepository(db)) });
+  const accounts = new RebalancerAccountService(new RebalancerAccountRepository(db), clock, (principal, modelId) => models.assertVisible(principal, modelId));
+  await app.register(rebalancerAccountRoutes, { accounts, plans });
 };

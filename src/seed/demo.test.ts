@@ -66,7 +66,8 @@ describeEachDatabase('seedDemoFirm', (dialect) => {
       .executeTakeFirstOrThrow();
     expect(partner.client_secret_hash).toBe(digest(credentials.partner.clientSecret));
     expect(JSON.parse(partner.redirect_uris)).toEqual(credentials.partner.redirectUris);
-    expect(credentials.partner.redirectUris).toEqual(['http://localhost:3000/callback', 'https://localhost:3000/callback']);
+    // The service's own code page, so the flow can be tried without a client of one's own.
+    expect(credentials.partner.redirectUris).toEqual(['http://localhost:8080/api/oauth/callback']);
   });
 
   it('gives the firm the default roles and their privileges', async () => {

@@ -26,6 +26,8 @@ export interface SeedDemoOptions {
   chunkSize?: number;
   /** Book profile (src/seed/profiles.ts); demo when absent. */
   profile?: ProfileName;
+  /** Where the demo partner application may send browsers back to; the code page at the default address when absent. */
+  redirectUris?: string[];
   /** Called after each committed chunk, for progress output and benchmarks. */
   onProgress?: (progress: { households: number; rows: number }) => void;
 }
@@ -33,7 +35,12 @@ export interface SeedDemoOptions {
 export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
 export const DEMO_FIRM_CODE = 'DEMO';
 export const FIRM_CODE = /^[A-Za-z0-9_-]{1,32}$/;
-export const PARTNER_REDIRECT_URIS = ['http://localhost:3000/callback', 'https://localhost:3000/callback'];
+/**
+ * The demo partner sends browsers back to the service's own "copy your code" page, so that the
+ * authorization-code flow can be tried with a browser and curl and nothing else.
+ */
+export const partnerRedirectUris = (publicUrl: string, platformPrefix: string) => [`${publicUrl}${platformPrefix === '/' ? '' : platformPrefix}/oauth/callback`];
+const DEFAULT_REDIRECT_URIS = partnerRedirectUris('http://localhost:8080', '/api');
 const AUDIT_BY = 'seed';
 
 const DEMO_USERS = [
@@ -67,7 +74,8 @@ export async function seedDemoFirm(db: Db, options: SeedDemoOptions): Promise<De
   const audit = { at: stamp, by: AUDIT_BY };
   const generatorOptions = { households: options.households, seed: options.seed, asOf, chunkSize: options.chunkSize, profile: options.profile };
 
-  const { tables: access, users } = await accessRows(code, stamp);
+  const redirectUris = options.redirectUris ?? DEFAULT_REDIRECT_URIS;
+  const { tables: access, users } = await accessRows(code, stamp, redirectUris);
   const clientSecret = access.clientSecret;
   const book = generateFirmBook(generatorOptions);
   const { firmId, ids } = await inWriteTransaction(db, async (conn) => {
@@ -95,11 +103,11 @@ export async function seedDemoFirm(db: Db, options: SeedDemoOptions): Promise<De
   return {
     firm: { id: firmId, code, name },
     users,
-    partner: { clientId: partnerId, clientSecret, redirectUris: [...PARTNER_REDIRECT_URIS] },
+    partner: { clientId: partnerId, clientSecret, redirectUris: [...redirectUris] },
   };
 }
 
-async function accessRows(code: string, stamp: string) {
+async function accessRows(code: string, stamp: string, redirectUris: string[]) {
   const roleNames = Object.keys(DEFAULT_ROLES);
   const roleIndex = (role: string) => roleNames.indexOf(role);
   const prefix = code.toLowerCase();
@@ -126,7 +134,7 @@ async function accessRows(code: string, stamp: string) {
       created_at: stamp,
     })),
     partner_apps: [
-      { name: 'Demo Partner App', client_secret_hash: digest(clientSecret), redirect_uris: JSON.stringify(PARTNER_REDIRECT_URIS), is_active: 1, created_at: stamp },
+      { name: 'Demo Partner App', client_secret_hash: digest(clientSecret), redirect_uris: JSON.stringify(redirectUris), is_active: 1, created_at: stamp },
     ],
     // The administrator sits on every team and the advisor on the first: model_teams then has owners.
     team_users: [

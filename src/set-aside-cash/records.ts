@@ -5,10 +5,10 @@ import type { SetAsideDetail, SetAsideListItem } from './schemas.js';
 
 type Row = Selectable<SetAsideCashTable>;
 
-const CASH_AMOUNT_TYPES: Record<number, string> = { 1: 'Dollar', 2: 'Percent' };
-const EXPIRATION_TYPES: Record<number, string> = { 1: 'Date', 2: 'Transaction', 3: 'None' };
-const TRANSACTION_TYPES: Record<number, string> = { 1: 'Distribution / Merge Out', 3: 'Fee' };
-const PERCENT_TYPES: Record<number, string> = { 0: 'Use Default/Managed Value', 1: 'Use Total Value', 2: 'Use Excluded Value' };
+export const CASH_AMOUNT_TYPES: Record<number, string> = { 1: 'Dollar', 2: 'Percent' };
+export const EXPIRATION_TYPES: Record<number, string> = { 1: 'Date', 2: 'Transaction', 3: 'None' };
+export const TRANSACTION_TYPES: Record<number, string> = { 1: 'Distribution / Merge Out', 3: 'Fee' };
+export const PERCENT_TYPES: Record<number, string> = { 0: 'Use Default/Managed Value', 1: 'Use Total Value', 2: 'Use Excluded Value' };
 const dollars = (cents: number | null) => (cents === null ? null : centsToDollars(Number(cents)));
 
 /**

@@ -25,3 +25,11 @@ export const microsToPrice = (micros: number): number => micros / MICROS;
 
 /** Largest dollar amount the API accepts: keeps every cents value exactly representable. */
 export const MAX_DOLLARS = 1e13;
+
+/**
+ * A holding's value in cents from stored shares and price (both millionths). The product of the
+ * two can pass 2^53, so it is taken exactly and rounded once, half away from zero.
+ */
+export function marketValueCents(sharesMicros: number, priceMicros: number): number {
+  return Number(new Big(sharesMicros).times(priceMicros).div(1e10).round(0, Big.roundHalfUp));
+}

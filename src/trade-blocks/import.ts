@@ -147,6 +147,7 @@ export const tradeBlockImportRoutes: FastifyPluginAsyncTypebox<ImportServices> =
         schema: {
           tags,
           summary: `Import the ${template.name} template (text/csv; columns ${template.columns.join(', ')}); needs ${template.privilege}`,
+          description: `Send the CSV as the body with \`Content-Type: text/csv\`: a header row naming the columns ${template.columns.join(', ')}, then one row per trade block. Each row is handled on its own, as the JSON operations do: successfulTradeBlocks and failedTradeBlocks (with the row's problem) come back, 207 when some rows failed. Download the template for an example row.`,
           querystring: SyncQuery,
           body: Type.String({ minLength: 1, description: 'CSV with a header row' }),
           response: batchResponses([401, 403]),
@@ -161,7 +162,7 @@ export const tradeBlockImportRoutes: FastifyPluginAsyncTypebox<ImportServices> =
       `/Trading/TradeBlocks/Import/${path}/Template`,
       {
         config: { privilege: template.privilege },
-        schema: { tags, summary: `The ${template.name} CSV template with an example row`, response: responses({ 200: Type.String() }, [401, 403]) },
+        schema: { tags, summary: `The ${template.name} CSV template with an example row`, description: `A CSV file (text/csv) with the header row ${template.columns.join(', ')} and one example row, to fill in and send back to the import.`, response: responses({ 200: Type.String() }, [401, 403]) },
       },
       async (_request, reply) => {
         reply.type('text/csv');

@@ -23,12 +23,12 @@ const blockedOf = (body: Body) => body.isTradingBlocked ?? body.modelingInfo?.is
 
 /** Rule 7's legacy-compatible account endpoints. */
 export const legacyAccountRoutes: FastifyPluginAsyncTypebox<{ legacy: LegacyAccountService }> = async (app, { legacy }) => {
-  const single = (path: string, summary: string, source: string, body = AccountBody) =>
+  const single = (path: string, summary: string, source: string, body = AccountBody, description = `${summary}. Only isTradingBlocked (or modelingInfo.isTradingBlocked) is read: true adds a Manual trade block when the account has none, false removes the Manual block. Answers whether the account is now blocked.`) =>
     app.put(
       path,
       {
         config: edit,
-        schema: { tags, summary, params: AccountParams, querystring: SyncQuery, body, response: responses({ 200: State }, [401, 403, 404]) },
+        schema: { tags, summary, description, params: AccountParams, querystring: SyncQuery, body, response: responses({ 200: State }, [401, 403, 404]) },
       },
       async (request) => {
         const { createSyncEvent } = request.query;
@@ -40,7 +40,7 @@ export const legacyAccountRoutes: FastifyPluginAsyncTypebox<{ legacy: LegacyAcco
   single('/Portfolio/Accounts/NewPortfolio/:accountId', 'Changing isTradingBlocked creates or removes a Manual block', 'NewPortfolio');
   single(
     '/Portfolio/Accounts/UpdateDoNotTradeAndSma/:accountId',
-    'Rebalancer integration: set trading-blocked (SMA settings are accepted and not stored, see docs/decisions.md)',
+    'Rebalancer integration: set trading-blocked (SMA settings are accepted for compatibility and not stored)',
     'UpdateDoNotTradeAndSma',
     Type.Object({ ...AccountBody.properties, isSma: Type.Optional(Type.Boolean()) }),
   );
@@ -52,6 +52,7 @@ export const legacyAccountRoutes: FastifyPluginAsyncTypebox<{ legacy: LegacyAcco
       schema: {
         tags,
         summary: 'Set isTradingBlocked on several accounts; false removes every deletable block except OCI',
+        description: 'Blocks or unblocks trading on several accounts at once. true adds a Manual trade block where the account has none; false removes every block that may be deleted (blocks of the OCI reason stay). Answers the accounts as they now are.',
         querystring: SyncQuery,
         body: Type.Array(
           Type.Object({ id: IdSchema(), modelingInfo: Type.Object({ isTradingBlocked: Type.Boolean() }) }),

@@ -41,25 +41,29 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
 
   app.get(
     `${base}/Reasons`,
-    { config: read, schema: { tags, summary: 'All trade block reasons with metadata', response: responses({ 200: Type.Array(ReasonRecord) }, [401, 403]) } },
+    { config: read, schema: { tags, summary: 'All trade block reasons with metadata',
+        description: 'The reasons a trade block may give: the four system reasons and your firm\'s own, with their globalId and whether details may be assigned to them by hand.', response: responses({ 200: Type.Array(ReasonRecord) }, [401, 403]) } },
     async (request) => reasons.list(actor(request).firmId),
   );
   app.get(
     `${base}/Reasons/Simple`,
-    { config: read, schema: { tags, summary: 'Trade block reasons: id and name', response: responses({ 200: Type.Array(SimpleReason) }, [401, 403]) } },
+    { config: read, schema: { tags, summary: 'Trade block reasons: id and name',
+        description: 'The same reasons as the full list, reduced to id and name for pick lists.', response: responses({ 200: Type.Array(SimpleReason) }, [401, 403]) } },
     async (request) => reasons.simple(actor(request).firmId),
   );
   app.get(
     `${base}/Related`,
     {
       config: read,
-      schema: { tags, summary: 'The entity and its related entities', querystring: EntityQuery, response: responses({ 200: Type.Array(RelatedEntity) }, [401, 403, 404]) },
+      schema: { tags, summary: 'The entity and its related entities',
+        description: 'For a household, registration, account or product, the entity itself and the entities a block on it reaches (a household\'s registrations and accounts, for example), so a client can show what a block will affect.', querystring: EntityQuery, response: responses({ 200: Type.Array(RelatedEntity) }, [401, 403, 404]) },
     },
     async (request) => tradeBlocks.related(actor(request).firmId, request.query.entityEnum, request.query.entityId),
   );
   app.get(
     `${base}/:tradeBlockId`,
-    { config: read, schema: { tags, summary: 'One trade block detail', params: IdParams, response: responses({ 200: TradeBlockDetail }, [401, 403, 404]) } },
+    { config: read, schema: { tags, summary: 'One trade block detail',
+        description: 'One trade block detail by id, with its entity, reason, dates and audit fields. Deleted details are still readable, marked isDeleted.', params: IdParams, response: responses({ 200: TradeBlockDetail }, [401, 403, 404]) } },
     async (request) => tradeBlocks.get(actor(request).firmId, request.params.tradeBlockId),
   );
   app.get(
@@ -68,7 +72,8 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
       config: read,
       schema: {
         tags,
-        summary: 'Every create, update and delete of a detail, oldest first (an extension; see docs/decisions.md)',
+        summary: 'Every create, update and delete of a detail, oldest first (an addition to the specified API)',
+        description: 'The audit trail of one detail: who created, changed or deleted it and when, with the values before and after each change.',
         params: IdParams,
         response: responses({ 200: Type.Array(HistoryEntry) }, [401, 403, 404]),
       },
@@ -82,6 +87,7 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
       schema: {
         tags,
         summary: "An entity's trade blocks, including those of related entities",
+        description: 'The active trade blocks that keep an entity from being traded: its own and those inherited from related entities (an account is blocked by a block on its registration or household too).',
         querystring: EntityQuery,
         response: responses({ 200: Type.Array(TradeBlockDetail) }, [401, 403, 404]),
       },
@@ -93,7 +99,8 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
     base,
     {
       config: edit,
-      schema: { tags, summary: 'Create trade block details, item by item', querystring: SyncQuery, body: BatchBody, response: batchResponses([401, 403]) },
+      schema: { tags, summary: 'Create trade block details, item by item',
+        description: 'Creates each detail in the list independently: the answer lists those created in successfulTradeBlocks and the others in failedTradeBlocks with the reason; 207 when some failed. createSyncEvent (default true) tells the rebalancing application.', querystring: SyncQuery, body: BatchBody, response: batchResponses([401, 403]) },
     },
     async (request, reply) => sendBatch(reply, await tradeBlocks.create(actor(request), request.body, request.query.createSyncEvent)),
   );
@@ -104,6 +111,7 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
       schema: {
         tags,
         summary: 'Update description and dates of details matched by globalId, item by item',
+        description: 'Changes the description, start date and end date of existing details, each found by its globalId. Item by item, as for create: unknown globalIds and bad dates come back in failedTradeBlocks.',
         querystring: SyncQuery,
         body: BatchBody,
         response: batchResponses([401, 403]),
@@ -115,7 +123,8 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
     `${base}/:tradeBlockId`,
     {
       config: edit,
-      schema: { tags, summary: 'Soft-delete one detail', params: IdParams, querystring: SyncQuery, response: responses({ 200: TradeBlockDetail }, [401, 403, 404]) },
+      schema: { tags, summary: 'Soft-delete one detail',
+        description: 'Marks the detail deleted (it stays readable with its history) and answers it. 404 when your firm has no such detail.', params: IdParams, querystring: SyncQuery, response: responses({ 200: TradeBlockDetail }, [401, 403, 404]) },
     },
     async (request) => tradeBlocks.deleteOne(actor(request), request.params.tradeBlockId, request.query.createSyncEvent),
   );
@@ -126,6 +135,7 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
       schema: {
         tags,
         summary: 'Soft-delete details by id; unknown ids come back in failedTradeBlocks',
+        description: 'Marks each listed detail deleted. Ids your firm does not have come back in failedTradeBlocks; the others are deleted.',
         querystring: SyncQuery,
         body: Type.Array(IdSchema(), { minItems: 1, maxItems: 10000 }),
         response: responses({ 200: TradeBlockResult }, [401, 403]),
@@ -140,6 +150,7 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
       schema: {
         tags,
         summary: 'Soft-delete details by globalId; unknown globalIds come back in failedTradeBlocks',
+        description: 'As delete by id, with the globalIds an integration assigned when it created the details.',
         querystring: SyncQuery,
         body: Type.Array(Type.String({ format: 'uuid' }), { minItems: 1, maxItems: 10000 }),
         response: responses({ 200: TradeBlockResult }, [401, 403]),
@@ -154,6 +165,7 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
       schema: {
         tags,
         summary: 'Re-publish sync events for the accounts that have active details',
+        description: 'Sends the rebalancing application a fresh sync event for each listed account that has active trade blocks, for when it missed or lost some. Answers how many events were queued, for which accounts, and the ids your firm does not have.',
         body: Type.Array(IdSchema(), { maxItems: 10000 }),
         response: responses(
           { 200: Type.Object({ queuedEvents: Type.Integer(), accountIds: Type.Array(Type.Integer()), notFoundAccountIds: Type.Array(Type.Integer()) }) },
@@ -172,6 +184,7 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
       schema: {
         tags,
         summary: 'Rename a custom reason or change allowDetailAssignment (administrator or rebalancer service account)',
+        description: 'Renames one of your firm\'s own reasons or changes whether details may be assigned to it by hand. System reasons cannot be changed.',
         body: ReasonUpdate,
         response: responses({ 200: ReasonRecord }, [401, 403, 404]),
       },
@@ -185,6 +198,7 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
       schema: {
         tags,
         summary: 'Delete a custom reason; its details move to Manual (administrator or rebalancer service account)',
+        description: 'Deletes one of your firm\'s own reasons by its globalId; the details that gave it now give the Manual reason, so no block is lost.',
         params: Type.Object({ tradeBlockReasonGlobalId: Type.String({ format: 'uuid' }) }),
         response: responses(
           { 200: Type.Object({ globalId: Type.String(), name: Type.String(), reassignedTradeBlocks: Type.Integer(), reassignedTo: Type.Integer() }) },

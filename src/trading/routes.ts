@@ -26,6 +26,20 @@ const tags = ['Trading'];
 const BatchParams = Type.Object({ batchProcessingId: IdSchema() });
 const InstanceParams = Type.Object({ tradeInstanceId: IdSchema() });
 
+// Examples in the reference, taken from a rebalance of three demo accounts.
+const AT = '2026-11-24T12:15:59.493Z';
+const REBALANCE_EXAMPLE = { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: [1, 2, 3], level: 'Account' };
+const STATUS_EXAMPLE = {
+  id: 1, alClientName: 'Summit Wealth Partners (Demo)', status: 'Complete', message: '', createdBy: 'demo.api', createdDate: AT, parentId: null,
+  isDone: true, totalItems: 3, itemsCompleted: 3, errorCount: 0, warningCount: 0, details: null, tradeInstanceId: 1,
+};
+const TRADE_EXAMPLE = {
+  id: 1, tradeInstanceId: 1, accountId: 1, accountNumber: '400000001', productId: 22, ticker: 'MUB', side: '2', action: 'SELL', tradeType: 'Shares',
+  shares: 16, amount: 1705.28, price: 106.58, reason: 'cash below target: sell overweight MUB 40.5% vs 40.0%', status: 'Open', createdDate: AT,
+};
+const INSTANCE_EXAMPLE = { id: 1, routine: 'Rebalance', notes: null, status: 'Open', batchProcessingId: 1, tradeCount: 13, createdDate: AT, createdBy: 'demo.api', cancelledDate: null, cancelledBy: null };
+
+
 /** Sections 4.4 and 4.5, plus read and cancel of trade instances (docs/decisions.md). */
 export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService; quickTrades: QuickTradeService }> = async (app, { trading, quickTrades }) => {
   app.get(
@@ -35,6 +49,7 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
       schema: {
         tags,
         summary: 'A default rebalance request filled from the firm\'s settings',
+        description: 'A complete rebalance request with your firm\'s defaults (trade limits, rounding, cash handling). Fill in `keys` with the accounts, registrations or households to rebalance and send it to GenerateTrades.',
         querystring: Type.Object({ routine: Type.String({ pattern: '^[Rr][Ee][Bb][Aa][Ll][Aa][Nn][Cc][Ee]$', description: 'rebalance' }) }),
         response: responses({ 200: RebalanceRequest }, [401, 403]),
       },
@@ -48,10 +63,11 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
       config: edit,
       schema: {
         tags,
-        summary: 'Start a rebalance (routine Rebalance, section 2.9) or submit quick trades (routine QuickTrade); answers the batch processing id',
+        summary: 'Start a rebalance (routine Rebalance) or submit quick trades (routine QuickTrade); answers the batch processing id',
+        description: 'Starts a batch and answers its id at once: with routine Rebalance, the rebalancer brings each named account (or every account of the named registrations or households) back to its model; with routine QuickTrade, the listed trades are placed as given. Poll TradeGenerationStatus with the id. With `?wait=true` the call answers when the batch is done (or after REBALANCE_WAIT_SECONDS, with the batch still running).',
         querystring: Type.Object({ wait: Type.Boolean({ default: false }) }),
-        body: Type.Object({ routine: Type.Optional(Type.String()) }, { description: 'A rebalance request or a quick-trade submission' }),
-        response: responses({ 200: Type.Integer({ description: 'batch processing id' }) }, [401, 403]),
+        body: Type.Object({ routine: Type.Optional(Type.String()) }, { description: 'A rebalance request (as TradeDefinition answers it) or a quick-trade submission', examples: [REBALANCE_EXAMPLE] }),
+        response: responses({ 200: Type.Integer({ description: 'batch processing id', examples: [1] }) }, [401, 403]),
       },
     },
     async (request) => {
@@ -67,13 +83,15 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
 
   app.get(
     '/Trading/TradeGenerationStatus/:batchProcessingId',
-    { config: read, schema: { tags, summary: 'Batch status for polling (section 2.10)', params: BatchParams, response: responses({ 200: Type.Object({ ...BatchStatus.properties, tradeInstanceId: Type.Integer() }) }, [401, 403, 404]) } },
+    { config: read, schema: { tags, summary: 'The status of a rebalance batch: poll it until it is complete or failed',
+        description: 'Where a batch stands: status Queued, Running, Complete or Failed, itemsCompleted of totalItems, the number of accounts with errors and warnings, and the trade instance holding its trades once done.', params: BatchParams, response: responses({ 200: Type.Object({ ...BatchStatus.properties, tradeInstanceId: Type.Integer() }, { examples: [STATUS_EXAMPLE] }) }, [401, 403, 404]) } },
     async (request) => trading.status(principalOf(request).firmId, request.params.batchProcessingId),
   );
 
   app.get(
     '/Trading/TradeGenerationStatus/:batchProcessingId/Message',
-    { config: read, schema: { tags, summary: 'Batch message with one detail per account error or warning', params: BatchParams, response: responses({ 200: BatchMessage }, [401, 403, 404]) } },
+    { config: read, schema: { tags, summary: 'Batch message with one detail per account error or warning',
+        description: 'The message a finished batch leaves: a subject and summary, and one detail per account that had an error or a warning, saying what and why.', params: BatchParams, response: responses({ 200: BatchMessage }, [401, 403, 404]) } },
     async (request) => trading.message(principalOf(request).firmId, request.params.batchProcessingId),
   );
 
@@ -83,7 +101,8 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
       config: read,
       schema: {
         tags,
-        summary: 'Validate quick trades item by item (section 2.11); nothing is stored',
+        summary: 'Validate quick trades item by item; nothing is stored',
+        description: 'Checks a list of quick trades the way a QuickTrade submission would (account, product, side, amount or shares, trading blocks) and answers each with its problems. Nothing is stored or traded.',
         body: Type.Array(QuickTradeCheck, { minItems: 1, maxItems: 10_000 }),
         response: responses({ 200: Type.Array(QuickTradeChecked) }, [401, 403]),
       },
@@ -98,8 +117,9 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
       schema: {
         tags,
         summary: 'Trade instances, newest first',
+        description: 'The trade instances of your firm, newest first: one per finished batch that produced trades, with its routine, status and trade count. Paged with `$top` and `$skip`.',
         querystring: PageQuery,
-        response: responses({ 200: Type.Array(TradeInstanceRecord) }, [401, 403]),
+        response: responses({ 200: Type.Array(TradeInstanceRecord, { examples: [[INSTANCE_EXAMPLE]] }) }, [401, 403]),
       },
     },
     async (request) => trading.instances(principalOf(request).firmId, request.query.$top, request.query.$skip),
@@ -107,13 +127,15 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
 
   app.get(
     '/Trading/TradeInstances/:tradeInstanceId',
-    { config: read, schema: { tags, summary: 'One trade instance', params: InstanceParams, response: responses({ 200: TradeInstanceRecord }, [401, 403, 404]) } },
+    { config: read, schema: { tags, summary: 'One trade instance',
+        description: 'One trade instance by id. 404 when your firm has no such instance.', params: InstanceParams, response: responses({ 200: TradeInstanceRecord }, [401, 403, 404]) } },
     async (request) => trading.instance(principalOf(request).firmId, request.params.tradeInstanceId),
   );
 
   app.get(
     '/Trading/TradeInstances/:tradeInstanceId/Trades',
-    { config: read, schema: { tags, summary: 'The trades (open orders) of a trade instance', params: InstanceParams, response: responses({ 200: Type.Array(TradeRecord) }, [401, 403, 404]) } },
+    { config: read, schema: { tags, summary: 'The trades (open orders) of a trade instance',
+        description: 'The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each.', params: InstanceParams, response: responses({ 200: Type.Array(TradeRecord, { examples: [[TRADE_EXAMPLE]] }) }, [401, 403, 404]) } },
     async (request) => trading.trades(principalOf(request).firmId, request.params.tradeInstanceId),
   );
 
@@ -121,7 +143,8 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
     '/Trading/TradeInstances/:tradeInstanceId/Action/Cancel',
     {
       config: edit,
-      schema: { tags, summary: 'Cancel the open trades of a trade instance', params: InstanceParams, response: responses({ 200: TradeInstanceRecord }, [401, 403, 404, 409]) },
+      schema: { tags, summary: 'Cancel the open trades of a trade instance',
+        description: 'Cancels every open trade of the instance and answers it with status Cancelled (cancelling again changes nothing). 409 while its batch is still running.', params: InstanceParams, response: responses({ 200: TradeInstanceRecord }, [401, 403, 404, 409]) },
     },
     async (request) => trading.cancel(principalOf(request), request.params.tradeInstanceId),
   );

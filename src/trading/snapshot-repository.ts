@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { type AccountSnapshot, type AssetValues, type Model, type PendingItem, type Position, type Product, type ProductCatalog, type RestrictedPlan, SellPriority, type Substitution, type TaxLot, type TradeBlock } from '../engine/index.js';
+import { type AccountSnapshot, type AssetValues, type BuyPriorityId, type SellPriorityId, type Model, type PendingItem, type Position, type Product, type ProductCatalog, type RestrictedPlan, SellPriority, type Substitution, type TaxLot, type TradeBlock } from '../engine/index.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
 import { type FirmOptions, TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksOf } from '../trade-blocks/engine-input.js';
@@ -102,23 +102,31 @@ export class SnapshotRepository {
     const equivalents = await this.db.selectFrom('model_equivalents').selectAll().where('firm_id', '=', firmId).orderBy('rank').execute();
     const equivalentsOf = groupBy(equivalents, (e) => e.model_allocation_id);
     const allocationsOf = groupBy(allocations, (a) => a.model_id);
+    const priorities = await this.db.selectFrom('model_security_priorities').select(['model_id', 'product_id', 'buy_priority_id', 'sell_priority_id']).where('firm_id', '=', firmId).execute();
+    const prioritiesOf = groupBy(priorities, (p) => p.model_id);
     return new Map(
-      models.map((m): [number, Model] => [
-        m.id,
-        {
-          id: m.id,
-          name: m.name,
-          cashTargetPercent: m.cash_target_pct,
-          cashUpperTolerance: m.cash_upper_pct,
-          targets: (allocationsOf.get(m.id) ?? []).map((a) => ({
-            productId: a.product_id,
-            targetPercent: a.target_pct,
-            lowerTolerance: a.lower_pct,
-            upperTolerance: a.upper_pct,
-            equivalents: (equivalentsOf.get(a.id) ?? []).map((e) => e.product_id),
-          })),
-        },
-      ]),
+      models.map((m): [number, Model] => {
+        // Section 2.8 priorities set on the model's securities; a restricted plan's override them in the engine.
+        const own = new Map((prioritiesOf.get(m.id) ?? []).map((p) => [p.product_id, { buyPriority: p.buy_priority_id as BuyPriorityId | null, sellPriority: p.sell_priority_id as SellPriorityId | null }]));
+        return [
+          m.id,
+          {
+            id: m.id,
+            name: m.name,
+            cashTargetPercent: m.cash_target_pct,
+            cashUpperTolerance: m.cash_upper_pct,
+            targets: (allocationsOf.get(m.id) ?? []).map((a) => ({
+              productId: a.product_id,
+              targetPercent: a.target_pct,
+              lowerTolerance: a.lower_pct,
+              upperTolerance: a.upper_pct,
+              equivalents: (equivalentsOf.get(a.id) ?? []).map((e) => e.product_id),
+              ...own.get(a.product_id),
+            })),
+            ...(own.size > 0 ? { productPriorities: [...own].map(([productId, p]) => ({ productId, ...p })) } : {}),
+          },
+        ];
+      }),
     );
   }
 

@@ -84,7 +84,7 @@ export const UserDefinedFieldInput = Type.Object({
 });
 export const UserDefinedFieldsInput = Type.Array(UserDefinedFieldInput, {
   maxItems: 500,
-  description: 'The complete list of the record\'s custom fields (section 4.9); omit the property to leave every value as it is',
+  description: 'The complete list of the record\'s custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is',
 });
 
 export type DefinitionInput = Static<typeof DefinitionInput>;

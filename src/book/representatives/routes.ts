@@ -16,8 +16,9 @@ export const representativeRoutes: FastifyPluginAsyncTypebox<{ representatives: 
     {
       config: { privilege: Privilege.PortfolioRead },
       schema: {
-        tags: ['Portfolio'],
+        tags: ['Representatives'],
         summary: 'The firm\'s broker/dealers, by name: a representative\'s brokerDealerId is one of them',
+        description: 'The broker/dealers your firm works with, sorted by name. Use their ids as brokerDealerId when you create or change a representative.',
         response: responses({ 200: Type.Array(BrokerDealer) }, [401, 403]),
       },
     },

@@ -19,7 +19,8 @@ export const sleeveRoutes: FastifyPluginAsyncTypebox<{ sleeves: SleeveService }>
       config: read,
       schema: {
         tags,
-        summary: 'A registration\'s sleeves (section 2.15) with their current value and allocation',
+        summary: 'A registration\'s sleeves with their current value and allocation',
+        description: 'The sleeves of a sleeved registration: each sleeve account with its model, target percent and tolerance band, its current market value and the share of the registration it holds today.',
         params: Type.Object({ registrationId: IdSchema() }),
         response: responses({ 200: SleeveRegistrationRecord }, [401, 403, 404]),
       },
@@ -34,6 +35,7 @@ export const sleeveRoutes: FastifyPluginAsyncTypebox<{ sleeves: SleeveService }>
       schema: {
         tags,
         summary: 'Add, change and remove Normal Sleeves (omitted ones are removed); answers the committed state',
+        description: 'Sends the whole set of Normal Sleeves a registration should have: listed sleeves are added or changed, sleeves left out are removed, and targets must add up to 100%. All or nothing; the answer is the registration\'s sleeves as committed.',
         body: SleeveRegistrationInput,
         response: responses({ 200: SleeveRegistrationRecord }, [401, 403, 404]),
       },
@@ -48,6 +50,7 @@ export const sleeveRoutes: FastifyPluginAsyncTypebox<{ sleeves: SleeveService }>
       schema: {
         tags,
         summary: 'Set registration-level do-not-trade on several sleeved registrations, all or nothing',
+        description: 'Turns the registration-level do-not-trade flag on or off for several sleeved registrations at once. If any registration is unknown or not sleeved nothing changes and the 400 names it.',
         querystring: DoNotTradeQuery,
         body: DoNotTradeBody,
         response: responses({ 200: Type.Array(DoNotTradeState) }, [401, 403]),
@@ -63,6 +66,7 @@ export const sleeveRoutes: FastifyPluginAsyncTypebox<{ sleeves: SleeveService }>
       schema: {
         tags,
         summary: 'The cash a registration-level rebalance moves between sleeves (journals to book beside its trades)',
+        description: 'A registration-level rebalance may move cash from one sleeve to another instead of trading; these are the journals to book alongside the trade instance\'s trades, one row per move.',
         params: Type.Object({ tradeInstanceId: IdSchema() }),
         response: responses({ 200: Type.Array(SleeveTransferRecord) }, [401, 403, 404]),
       },

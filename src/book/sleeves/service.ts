@@ -1,6 +1,6 @@
 import { type Clock, isoNow } from '../../shared/clock.js';
 import { notFound, validationFailed } from '../../shared/errors.js';
-import { centsToDollars } from '../../shared/money.js';
+import { centsToDollars, marketValueCents } from '../../shared/money.js';
 import type { Actor } from '../../trade-blocks/writes.js';
 import type { SleeveDoNotTrade } from './do-not-trade.js';
 import { type ProcessPlan, type SleeveWrite, planProcess } from './process.js';
@@ -89,7 +89,7 @@ export class SleeveService {
     for (const h of await this.repository.holdingsOf(firmId, [...values.keys()])) {
       // An unpriced position has no value to show; the rebalance reports it as an error instead.
       if (h.price_micros === null) continue;
-      values.set(h.account_id, values.get(h.account_id)! + Math.round((Number(h.shares_micros) * Number(h.price_micros)) / 1e10));
+      values.set(h.account_id, values.get(h.account_id)! + marketValueCents(Number(h.shares_micros), Number(h.price_micros)));
     }
     const normalTotal = sleeves.filter((s) => !s.system).reduce((sum, s) => sum + values.get(s.account.id)!, 0);
     const selfDirected = (s: Sleeve) => !s.system && s.row?.self_directed === 1;

@@ -11,7 +11,7 @@ import { TransactionRepository } from './repository.js';
 import { RecordedTransaction, TransactionInput, TransactionRecord } from './schemas.js';
 import { TransactionService } from './service.js';
 
-const tags = ['Portfolio'];
+const tags = ['Accounts'];
 const Params = Type.Object({ accountId: IdSchema() });
 
 /** Account transactions (distributions, merges out, fees, …) recorded through the portfolio API. */
@@ -21,7 +21,8 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>
     '/Portfolio/Accounts/:accountId/Transactions',
     {
       config: { privilege: Privilege.PortfolioRead },
-      schema: { tags, summary: 'The account\'s recorded transactions, newest first', params: Params, response: responses({ 200: Type.Array(TransactionRecord) }, [401, 403, 404]) },
+      schema: { tags, summary: 'The account\'s recorded transactions, newest first',
+        description: 'Every transaction recorded on the account (deposits, withdrawals, distributions, fees, journals), newest first. 404 when the account is not one of your firm\'s.', params: Params, response: responses({ 200: Type.Array(TransactionRecord) }, [401, 403, 404]) },
     },
     async (request) => transactions.list(principalOf(request).firmId, request.params.accountId),
   );
@@ -32,6 +33,7 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>
       schema: {
         tags,
         summary: 'Record a transaction; Distribution, MergeOut and Fee expire the set aside cash waiting for them',
+        description: 'Records one transaction on the account and answers it as stored. A Distribution, MergeOut or Fee also ends the set aside cash records that were waiting for that kind of transaction, so the rebalancer stops holding that cash back.',
         params: Params,
         body: TransactionInput,
         response: responses({ 200: RecordedTransaction }, [401, 403, 404]),

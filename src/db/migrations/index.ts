@@ -10,7 +10,9 @@ import { riskProfiling } from './0008_risk_profiling.js';
 import { notifications } from './0009_notifications.js';
 import { firmIdIndexes } from './0010_firm_id_indexes.js';
 import { sessionGrace } from './0011_session_grace.js';
+import { basicLoginApp } from './0014_basic_login_app.js';
 import { systemReasons } from './0012_system_reasons.js';
+import { modelSecurityPriorities } from './0013_model_security_priorities.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +28,8 @@ const migrations: Record<string, Migration> = {
   '0010_firm_id_indexes': firmIdIndexes,
   '0011_session_grace': sessionGrace,
   '0012_system_reasons': systemReasons,
+  '0013_model_security_priorities': modelSecurityPriorities,
+  '0014_basic_login_app': basicLoginApp,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,10 +1,10 @@
-import { escape, layout } from '../../auth/pages.js';
+import { escape, layout } from '../../http/html.js';
 import { type Answers, QUESTIONS, type Question } from './questionnaire.js';
 import type { StoredResult } from './questionnaire-service.js';
 
 /** The questionnaire pages: no JavaScript, every value escaped, the link's token in a hidden field. */
 const STYLE = `
-  main { width: min(40rem, 92vw); margin: 2rem 0; }
+  main { max-width: 40rem; margin: 1rem 0; }
   fieldset { border: 1px solid #d5dbe2; border-radius: 8px; margin: 0 0 1rem; padding: .75rem 1rem; }
   fieldset.missing { border-color: #c0392b; background: #fff7f6; }
   legend { font-weight: 600; padding: 0 .35rem; }

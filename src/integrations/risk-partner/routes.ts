@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
 import { DomainError } from '../../shared/errors.js';
 import { principalOf } from '../../auth/hook.js';
-import { page } from '../../auth/oauth-routes.js';
+import { sendPage as page } from '../../http/html.js';
 import { Privilege } from '../../auth/privileges.js';
 import { linkErrorPage, questionnairePage, resultPage } from './pages.js';
 import type { QuestionnaireService } from './questionnaire-service.js';
@@ -24,6 +24,7 @@ export const riskPartnerRoutes: FastifyPluginAsyncTypebox<{ riskProfiling: RiskP
       schema: {
         tags,
         summary: "Create the risk-profiling client of a household; a name the firm already has answers the existing client with error 'name should be unique'",
+        description: 'Registers a household with the risk-profiling partner and answers the client, whose jsonInfo.surveyUrl is the questionnaire link to send the household. A name your firm already used answers the existing client with error \'name should be unique\'. 502 when the partner cannot be reached.',
         body: CreateClientBody,
         response: responses({ 200: CreatedClient }, [401, 403, 502]),
       },
@@ -42,6 +43,7 @@ export const riskPartnerRoutes: FastifyPluginAsyncTypebox<{ riskProfiling: RiskP
       schema: {
         tags,
         summary: 'The current survey result of a risk-profiling client and the list of its surveys; survey fields are null before the first survey',
+        description: 'The client\'s current risk score and category, and every survey it has taken. Before the first survey the survey fields are null and hasRiskScore is \'false\'.',
         querystring: SurveyResultsQuery,
         response: responses({ 200: SurveyResult }, [401, 403, 404, 502]),
       },
@@ -69,7 +71,8 @@ export const riskQuestionnaireRoutes: FastifyPluginAsyncTypebox<{ questionnaire:
 
   app.get(
     QUESTIONNAIRE_PATH,
-    { config: isPublic, schema: { tags, summary: 'The risk questionnaire page of a client (link from CreateClient jsonInfo.surveyUrl)', querystring: TokenQuery, response: { 200: Html, 404: Html } } },
+    { config: isPublic, schema: { tags, summary: 'The risk questionnaire page of a client (link from CreateClient jsonInfo.surveyUrl)',
+        description: 'The page the household opens from its link: ten questions with one answer each. The link\'s token identifies the client; an unknown token shows a 404 page.', querystring: TokenQuery, response: { 200: Html, 404: Html } } },
     async (request, reply) => {
       try {
         const view = await questionnaire.open(request.query.token);
@@ -87,6 +90,7 @@ export const riskQuestionnaireRoutes: FastifyPluginAsyncTypebox<{ questionnaire:
       schema: {
         tags,
         summary: 'Questionnaire form post: stores a new current survey and redirects to the result, or shows the page again naming unanswered questions',
+        description: 'The questionnaire\'s form. With every question answered it stores a new survey as the client\'s current one and redirects (303) to the result page; otherwise it shows the page again with the answers given and the unanswered questions marked (400).',
         body: Type.Object({ token: Type.Optional(Type.String()) }, { description: 'token and one field per question key (form-encoded)' }),
         response: { 303: Type.Null(), 400: Html, 404: Html },
       },
@@ -107,7 +111,8 @@ export const riskQuestionnaireRoutes: FastifyPluginAsyncTypebox<{ questionnaire:
 
   app.get(
     `${QUESTIONNAIRE_PATH}/Result`,
-    { config: isPublic, schema: { tags, summary: 'The current result of the questionnaire', querystring: TokenQuery, response: { 200: Html, 303: Type.Null(), 404: Html } } },
+    { config: isPublic, schema: { tags, summary: 'The current result of the questionnaire',
+        description: 'The client\'s current score out of 100 and its category, with a link to answer again. Before any survey it redirects (303) to the questionnaire.', querystring: TokenQuery, response: { 200: Html, 303: Type.Null(), 404: Html } } },
     async (request, reply) => {
       try {
         const view = await questionnaire.open(request.query.token);

@@ -1,7 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
+import { principalOf } from '../../auth/hook.js';
 import type { AuthService } from '../../auth/service.js';
+import { notFound } from '../../shared/errors.js';
+import type { RebalancerUserRepository } from './user-repository.js';
 
 const RebalancerToken = Type.Object({
   eclipse_access_token: Type.String({ description: 'The rebalancer token; send it as Authorization: Session <token>' }),
@@ -10,7 +13,46 @@ const RebalancerToken = Type.Object({
   expires_in: Type.Number(),
 });
 
-export const rebalancerAuthRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
+const SignedInUser = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    userLoginId: Type.String({ description: 'The login name' }),
+    email: Type.Union([Type.String(), Type.Null()]),
+    status: Type.Integer({ minimum: 0, maximum: 1, description: '1 active' }),
+    role: Type.Object({ id: Type.Integer(), name: Type.String(), privileges: Type.Array(Type.String(), { description: 'Privileges the role grants' }) }),
+    team: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })),
+    firmId: Type.Integer(),
+    firmName: Type.String(),
+    isDeleted: Type.Integer({ minimum: 0, maximum: 1 }),
+    createdOn: Type.String(),
+  },
+  { examples: [{ id: 66, name: 'Demo Unit', userLoginId: 'demo@firm', email: null, status: 1, role: { id: 1, name: 'Administrator', privileges: ['portfolio.read'] }, team: [], firmId: 1, firmName: 'Firm', isDeleted: 0, createdOn: '2026-01-02T00:00:00.000Z' }] },
+);
+
+export const rebalancerAuthRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; users: RebalancerUserRepository }> = async (app, { auth, users }) => {
+  app.get(
+    '/v1/admin/authorization/user',
+    { config: { tokenOnly: true }, schema: { tags: ['Authentication'], summary: 'The user the token belongs to (the source system\'s client reads userLoginId)', description: 'Answers the user the rebalancer token was issued to, including the `userLoginId` the source system\'s client reads to check a login worked.', response: responses({ 200: SignedInUser }, [401]) } },
+    async (request) => {
+      const principal = principalOf(request);
+      const user = await users.user(principal.firmId, principal.userId);
+      if (!user) throw notFound('user', principal.userId);
+      return {
+        id: user.id,
+        name: user.display_name,
+        userLoginId: user.user_name,
+        email: user.email,
+        status: user.is_active,
+        role: { id: user.role_id, name: user.role_name, privileges: [...principal.privileges].sort() },
+        team: await users.teams(principal.firmId, principal.userId),
+        firmId: user.firm_id,
+        firmName: user.firm_name,
+        isDeleted: 0,
+        createdOn: user.created_at,
+      };
+    },
+  );
   app.get(
     '/v1/admin/token',
     {
@@ -18,6 +60,7 @@ export const rebalancerAuthRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService
       schema: {
         tags: ['Authentication'],
         summary: 'A rebalancer token for the holder of a platform token (Authorization: Session) or of Basic credentials',
+        description: 'Trades a platform token (`Authorization: Session <token>`) or Basic credentials for a token of the rebalancing application; send that one as `Authorization: Session <token>` on every other call here.',
         headers: Type.Object({ authorization: Type.Optional(Type.String()) }),
         response: responses({ 200: RebalancerToken }, [401, 429]),
       },

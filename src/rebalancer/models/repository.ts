@@ -99,8 +99,12 @@ export class ModelRepository {
     await this.db.updateTable('models').set(row).where('firm_id', '=', firmId).where('id', '=', id).execute();
   }
 
-  /** The whole allocation is replaced: equivalents hang off allocation rows. */
+  /** The whole allocation is replaced: equivalents hang off allocation rows. Priorities of products that leave the model go. */
   async replaceTargets(firmId: number, modelId: number, targets: { productId: number; target: number; lower: number; upper: number; equivalents: number[] }[]) {
+    const kept = targets.flatMap((t) => [t.productId, ...t.equivalents]);
+    let stale = this.db.deleteFrom('model_security_priorities').where('firm_id', '=', firmId).where('model_id', '=', modelId);
+    if (kept.length > 0) stale = stale.where('product_id', 'not in', kept);
+    await stale.execute();
     const old = await this.db.selectFrom('model_allocations').select('id').where('firm_id', '=', firmId).where('model_id', '=', modelId).execute();
     if (old.length > 0) {
       await this.db.deleteFrom('model_equivalents').where('model_allocation_id', 'in', old.map((o) => o.id)).execute();
@@ -130,5 +134,67 @@ export class ModelRepository {
     const held = new Set(await this.modelsOfTeam(firmId, teamId));
     const fresh = modelIds.filter((id) => !held.has(id));
     if (fresh.length > 0) await this.db.insertInto('model_teams').values(fresh.map((modelId) => ({ firm_id: firmId, model_id: modelId, team_id: teamId }))).execute();
+  }
+
+  /** The model's targets with their products, then its equivalents (with the target they stand in for). */
+  async securities(firmId: number, modelId: number) {
+    const targets = await this.db
+      .selectFrom('model_allocations as a')
+      .innerJoin('products as p', 'p.id', 'a.product_id')
+      .select(['a.id', 'a.product_id', 'a.target_pct', 'a.lower_pct', 'a.upper_pct', 'p.ticker', 'p.name', 'p.class', 'p.sub_class', 'p.category'])
+      .where('a.firm_id', '=', firmId)
+      .where('a.model_id', '=', modelId)
+      .orderBy('p.ticker')
+      .execute();
+    const ids = targets.map((t) => t.id);
+    const equivalents =
+      ids.length === 0
+        ? []
+        : await this.db
+            .selectFrom('model_equivalents as e')
+            .innerJoin('products as p', 'p.id', 'e.product_id')
+            .select(['e.model_allocation_id', 'e.product_id', 'e.rank', 'p.ticker', 'p.name'])
+            .where('e.firm_id', '=', firmId)
+            .where('e.model_allocation_id', 'in', ids)
+            .orderBy('e.model_allocation_id')
+            .orderBy('e.rank')
+            .execute();
+    return { targets, equivalents };
+  }
+
+  priorities(firmId: number, modelId: number) {
+    return this.db.selectFrom('model_security_priorities').selectAll().where('firm_id', '=', firmId).where('model_id', '=', modelId).execute();
+  }
+
+  /** Rewrites the priorities of the given products: rows of both nulls are removed, not kept. */
+  async setPriorities(firmId: number, modelId: number, rows: { productId: number; buy: number | null; sell: number | null }[], by: string, at: string) {
+    if (rows.length === 0) return;
+    await this.db
+      .deleteFrom('model_security_priorities')
+      .where('firm_id', '=', firmId)
+      .where('model_id', '=', modelId)
+      .where('product_id', 'in', rows.map((r) => r.productId))
+      .execute();
+    const set = rows.filter((r) => r.buy !== null || r.sell !== null);
+    if (set.length === 0) return;
+    await this.db
+      .insertInto('model_security_priorities')
+      .values(set.map((r) => ({ firm_id: firmId, model_id: modelId, product_id: r.productId, buy_priority_id: r.buy, sell_priority_id: r.sell, created_at: at, created_by: by, edited_at: at, edited_by: by })))
+      .execute();
+  }
+
+  /** Registrations (the application's portfolios) with active accounts on the model, and how many. */
+  portfolios(firmId: number, modelId: number) {
+    return this.db
+      .selectFrom('accounts as a')
+      .innerJoin('registrations as r', 'r.id', 'a.registration_id')
+      .select(['r.id', 'r.name', (eb) => eb.fn.countAll<number>().as('account_count')])
+      .where('a.firm_id', '=', firmId)
+      .where('a.model_id', '=', modelId)
+      .where('a.is_active', '=', 1)
+      .groupBy(['r.id', 'r.name'])
+      .orderBy('r.name')
+      .orderBy('r.id')
+      .execute();
   }
 }

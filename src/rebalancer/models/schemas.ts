@@ -60,6 +60,10 @@ export const ModelRecord = Type.Object({
   editedBy: Type.String(),
 });
 
+export const ModelsQuery = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 200, description: 'Models whose name contains the text (case-insensitive)' })),
+  $top: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'At most this many models; omitted: all' })),
+});
 export const TeamItem = Type.Object({ id: Type.Integer(), name: Type.String() });
 export const ModelParams = Type.Object({ modelId: IdSchema() });
 export const TeamParams = Type.Object({ teamId: IdSchema() });

@@ -26,12 +26,17 @@ export class ModelService {
     return (teams: number[]) => teams.length === 0 || teams.some((t) => mine.has(t));
   }
 
-  async list(principal: Principal): Promise<ModelRecord[]> {
-    const models = await this.repository.models(principal.firmId);
+  async list(principal: Principal, filter: { name?: string; $top?: number } = {}): Promise<ModelRecord[]> {
+    const text = filter.name?.trim().toLowerCase();
+    const all = await this.repository.models(principal.firmId);
+    const models = text ? all.filter((m) => m.name.toLowerCase().includes(text)) : all;
     const teams = await this.repository.teamsOf(principal.firmId, models.map((m) => m.id));
     const sees = await this.visibility(principal, this.repository);
     const out: ModelRecord[] = [];
-    for (const model of models) if (sees(teams.get(model.id) ?? [])) out.push(await this.record(principal.firmId, model.id, this.repository));
+    for (const model of models) {
+      if (out.length === (filter.$top ?? Infinity)) break;
+      if (sees(teams.get(model.id) ?? [])) out.push(await this.record(principal.firmId, model.id, this.repository));
+    }
     return out;
   }
 
@@ -74,6 +79,11 @@ export class ModelService {
       await repository.attach(principal.firmId, teamId, unique);
       return { teamId, modelIds: await repository.modelsOfTeam(principal.firmId, teamId) };
     });
+  }
+
+  /** Throws not_found unless the model exists in the caller's firm and the caller may see it. */
+  assertVisible(principal: Principal, modelId: number, repository = this.repository): Promise<number[]> {
+    return this.visible(principal, modelId, repository);
   }
 
   /** The model's team ids, after checking the caller may see it. */

@@ -24,8 +24,8 @@ export const BUY_PRIORITIES = [
 const PriorityList = Type.Array(Type.Object({ id: Type.Integer(), description: Type.String() }));
 
 export const priorityRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const schema = (summary: string) => ({ tags: ['Restricted plans'], summary, response: responses({ 200: PriorityList }, [401]) });
+  const schema = (summary: string) => ({ tags: ['Restricted plans'], summary, description: `${summary}: use their ids as the priorities of a restricted plan's securities.`, response: responses({ 200: PriorityList }, [401]) });
   const config = { tokenOnly: true };
-  app.get('/v1/security/securityset/sellpriority', { config, schema: schema('Sell priority list (section 2.8)') }, async () => SELL_PRIORITIES);
-  app.get('/v1/security/securityset/buypriority', { config, schema: schema('Buy priority list (section 2.8)') }, async () => BUY_PRIORITIES);
+  app.get('/v1/security/securityset/sellpriority', { config, schema: schema('The sell priorities a restricted plan security may take (id and name)') }, async () => SELL_PRIORITIES);
+  app.get('/v1/security/securityset/buypriority', { config, schema: schema('The buy priorities a restricted plan security may take (id and name)') }, async () => BUY_PRIORITIES);
 };

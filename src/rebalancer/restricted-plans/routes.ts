@@ -21,6 +21,7 @@ export const restrictedPlanRoutes: FastifyPluginAsyncTypebox<{ plans: Restricted
       schema: {
         tags,
         summary: 'All plans; ?search= plans whose name contains the text; ?id= or ?externalPlanId= one plan with its securities',
+        description: 'Without parameters, every restricted plan of your firm. `search` keeps plans whose name contains the text; `id` or `externalPlanId` answers one plan with its securities and their buy and sell priorities.',
         querystring: PlanQuery,
         response: responses({ 200: Type.Union([Type.Array(PlanListItem), PlanDetail]) }, [401, 403, 404]),
       },
@@ -37,7 +38,8 @@ export const restrictedPlanRoutes: FastifyPluginAsyncTypebox<{ plans: Restricted
   );
   app.post(
     path,
-    { config: edit, schema: { tags, summary: 'Create a plan with its securities', body: PlanCreate, response: responses({ 200: PlanDetail }, [401, 403]) } },
+    { config: edit, schema: { tags, summary: 'Create a plan with its securities',
+        description: 'Creates a restricted plan: a name, an optional external id, and for each security whether the rebalancer may buy or sell it and with which priority. Answers the plan with its id.', body: PlanCreate, response: responses({ 200: PlanDetail }, [401, 403]) } },
     async (request) => plans.create(principalOf(request), request.body),
   );
   app.put(
@@ -47,6 +49,7 @@ export const restrictedPlanRoutes: FastifyPluginAsyncTypebox<{ plans: Restricted
       schema: {
         tags,
         summary: 'Edit a plan: listed securities are added or rewritten, deletedSecurities removed, others kept',
+        description: 'Changes a plan\'s name and securities: securities listed are added or rewritten, those in deletedSecurities are removed, the rest stay as they were.',
         querystring: PlanIdQuery,
         body: PlanUpdate,
         response: responses({ 200: PlanDetail }, [401, 403, 404]),
@@ -58,7 +61,8 @@ export const restrictedPlanRoutes: FastifyPluginAsyncTypebox<{ plans: Restricted
     path,
     {
       config: edit,
-      schema: { tags, summary: 'Delete a plan that no account uses', querystring: PlanIdQuery, response: responses({ 200: DeleteResult }, [401, 403, 404, 409]) },
+      schema: { tags, summary: 'Delete a plan that no account uses',
+        description: 'Deletes the plan named by `id`. 409 while an account still uses it: give those accounts another plan (or none) first.', querystring: PlanIdQuery, response: responses({ 200: DeleteResult }, [401, 403, 404, 409]) },
     },
     async (request) => plans.remove(principalOf(request).firmId, request.query.id),
   );

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
 
-const Flag = Type.Integer({ minimum: 0, maximum: 1, description: '0/1 in responses (section 2.7)' });
+const Flag = Type.Integer({ minimum: 0, maximum: 1, description: '1 for yes, 0 for no (responses always use 0/1)' });
 const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
 const NullableText = Type.Union([Type.String(), Type.Null()]);
 const PriorityText = Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()]));

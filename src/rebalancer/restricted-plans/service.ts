@@ -25,7 +25,7 @@ function checkPriority(problems: FieldProblem[], at: string, kind: 'buy' | 'sell
   const textField = `${at}.${kind}Priority`;
   if (!hasId) return void problems.push({ field: idField, message: `is required when ${kind}Priority is given` });
   const entry = list.find((p) => p.id === id);
-  if (!entry) return void problems.push({ field: idField, message: `${id} is not a ${kind} priority (section 2.8: ${list.map((p) => p.id).join(', ')})` });
+  if (!entry) return void problems.push({ field: idField, message: `${id} is not a ${kind} priority (known: ${list.map((p) => p.id).join(', ')})` });
   if (!hasText) return void problems.push({ field: textField, message: `is required when ${kind}PriorityId is given` });
   if (text.trim().toLowerCase() !== entry.description.toLowerCase()) {
     return void problems.push({ field: textField, message: `'${text}' is not the description of ${kind} priority ${id} ('${entry.description}')` });

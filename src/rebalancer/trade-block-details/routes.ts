@@ -27,18 +27,21 @@ export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions
     base,
     {
       config: read,
-      schema: { tags, summary: 'Trade block details, optionally of one related entity', querystring: V2ListQuery, response: responses({ 200: Type.Array(V2Detail) }, [401, 403]) },
+      schema: { tags, summary: 'Trade block details, optionally of one related entity',
+        description: 'Every trade block detail of your firm, or with `relatedType` and `relatedId` only those of one household, registration, account or product.', querystring: V2ListQuery, response: responses({ 200: Type.Array(V2Detail) }, [401, 403]) },
     },
     async (request) => details.list(principalOf(request).firmId, request.query),
   );
   app.get(
     `${base}/:id`,
-    { config: read, schema: { tags, summary: 'One trade block detail', params: IdParams, response: responses({ 200: V2Detail }, [401, 403, 404]) } },
+    { config: read, schema: { tags, summary: 'One trade block detail',
+        description: 'One detail by id. 404 when your firm has no such detail.', params: IdParams, response: responses({ 200: V2Detail }, [401, 403, 404]) } },
     async (request) => details.get(principalOf(request).firmId, request.params.id),
   );
   app.post(
     base,
-    { config: edit, schema: { tags, summary: 'Create one trade block detail', body: V2Create, response: responses({ 200: V2Detail }, [401, 403]) } },
+    { config: edit, schema: { tags, summary: 'Create one trade block detail',
+        description: 'Creates one detail (entity, reason, description, dates) and answers it with its id and globalId.', body: V2Create, response: responses({ 200: V2Detail }, [401, 403]) } },
     async (request) => (await details.create(principalOf(request), [request.body], false))[0],
   );
   app.post(
@@ -48,6 +51,7 @@ export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions
       schema: {
         tags,
         summary: 'Create several trade block details, all or nothing',
+        description: 'Creates every detail in the list or none: a 400 names each item and field that is wrong.',
         body: Type.Array(V2Create, { minItems: 1, maxItems: 10000 }),
         response: responses({ 200: Type.Array(V2Detail) }, [401, 403]),
       },
@@ -56,7 +60,8 @@ export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions
   );
   app.put(
     base,
-    { config: edit, schema: { tags, summary: 'Update description and dates of the detail with this id', body: V2Update, response: responses({ 200: V2Detail }, [401, 403, 404]) } },
+    { config: edit, schema: { tags, summary: 'Update description and dates of the detail with this id',
+        description: 'Changes the description, start date and end date of the detail whose id is in the body.', body: V2Update, response: responses({ 200: V2Detail }, [401, 403, 404]) } },
     async (request) => details.update(principalOf(request), request.body),
   );
   // Spec 9.3: "an update key of id" — the id may also name the detail in the path, as REST clients send it.
@@ -67,6 +72,7 @@ export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions
       schema: {
         tags,
         summary: 'Update description and dates of the detail named by the id in the path (a body id, if sent, must be the same)',
+        description: 'As the update above, with the detail named in the path.',
         params: IdParams,
         body: Type.Partial(V2Update),
         response: responses({ 200: V2Detail }, [400, 401, 403, 404]),
@@ -80,7 +86,8 @@ export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions
   );
   app.delete(
     `${base}/:id`,
-    { config: edit, schema: { tags, summary: 'Soft-delete a trade block detail', params: IdParams, response: responses({ 200: V2Detail }, [401, 403, 404]) } },
+    { config: edit, schema: { tags, summary: 'Soft-delete a trade block detail',
+        description: 'Marks the detail deleted and answers it; it no longer blocks trading.', params: IdParams, response: responses({ 200: V2Detail }, [401, 403, 404]) } },
     async (request) => details.delete(principalOf(request), request.params.id),
   );
 };

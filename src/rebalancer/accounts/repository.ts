@@ -1,0 +1,178 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { pricedHoldings } from '../../db/holdings.js';
+import { loadSetAsideCash } from '../../trading/firm-inputs-repository.js';
+
+/** `%text%` for a case-insensitive LIKE; `\` escapes the wildcards (LIKE is case-insensitive on SQLite only). */
+const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Ids per `in (...)` list: an unpaged list may hold every account of a firm, far past the drivers' parameter limits. */
+const CHUNK = 500;
+
+async function inChunks<T>(ids: number[], read: (chunk: number[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await read(ids.slice(i, i + CHUNK))));
+  return out;
+}
+
+export interface AccountFilter {
+  search?: string;
+  modelId?: number;
+  top?: number;
+  skip: number;
+}
+
+/**
+ * The rebalancing application's view of the book's accounts: an account with its registration
+ * (the application's portfolio), its model and its restricted plan. Every query is scoped by firm_id.
+ */
+export class RebalancerAccountRepository {
+  constructor(readonly db: Kysely<Database>) {}
+
+  private base(firmId: number) {
+    return this.db
+      .selectFrom('accounts as a')
+      .innerJoin('registrations as r', 'r.id', 'a.registration_id')
+      .leftJoin('models as m', 'm.id', 'a.model_id')
+      .leftJoin('restricted_plans as rp', 'rp.id', 'a.restricted_plan_id')
+      .where('a.firm_id', '=', firmId);
+  }
+
+  private filtered(firmId: number, filter: AccountFilter) {
+    let query = this.base(firmId).where('a.is_active', '=', 1);
+    if (filter.modelId !== undefined) query = query.where('a.model_id', '=', filter.modelId);
+    const search = filter.search?.trim();
+    if (search) {
+      const pattern = containsPattern(search);
+      const id = /^\d{1,9}$/.test(search) ? Number(search) : null;
+      query = query.where((eb) =>
+        eb.or([
+          ...(id === null ? [] : [eb('a.id', '=', id)]),
+          eb(sql<string>`lower(a.name)`, 'like', sql<string>`${pattern} escape '\\'`),
+          eb(sql<string>`lower(a.number)`, 'like', sql<string>`${pattern} escape '\\'`),
+          eb(sql<string>`lower(r.name)`, 'like', sql<string>`${pattern} escape '\\'`),
+        ]),
+      );
+    }
+    return query;
+  }
+
+  /** Active accounts matching the filter, by id, with the total before paging. */
+  async page(firmId: number, filter: AccountFilter) {
+    const total = await this.filtered(firmId, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    let query = this.columns(this.filtered(firmId, filter)).orderBy('a.id').offset(filter.skip);
+    // SQLite takes an OFFSET only after a LIMIT: without $top the limit is one no firm reaches.
+    query = query.limit(filter.top ?? 2_147_483_647);
+    return { rows: await query.execute(), total: Number(total.n) };
+  }
+
+  /** Any account of the firm, active or not. */
+  one(firmId: number, id: number) {
+    return this.columns(this.base(firmId).where('a.id', '=', id)).executeTakeFirst();
+  }
+
+  private columns(query: ReturnType<RebalancerAccountRepository['base']>) {
+    return query.select([
+      'a.id',
+      'a.name',
+      'a.number',
+      'a.custodian',
+      'a.cash_cents',
+      'a.is_active',
+      'a.is_trading_blocked',
+      'a.model_id',
+      'a.restricted_plan_id',
+      'a.sleeve_type',
+      'a.sleeve_target_pct',
+      'a.sleeve_tolerance_lower',
+      'a.sleeve_tolerance_upper',
+      'a.created_at',
+      'a.created_by',
+      'a.edited_at',
+      'a.edited_by',
+      'a.registration_id',
+      'r.name as registration_name',
+      'r.type as registration_type',
+      'r.is_sleeved',
+      'm.name as model_name',
+      'm.cash_target_pct',
+      'rp.name as plan_name',
+    ]);
+  }
+
+  pricedHoldings(firmId: number, accountIds: number[]) {
+    return inChunks(accountIds, (chunk) => pricedHoldings(this.db, firmId, chunk));
+  }
+
+  setAsideCash(firmId: number, accountIds: number[], asOfDate: string) {
+    return loadSetAsideCash(this.db, firmId, accountIds, asOfDate);
+  }
+
+  /** The account's positions with their products, by ticker. */
+  positions(firmId: number, accountId: number) {
+    return this.db
+      .selectFrom('positions as p')
+      .innerJoin('products as pr', 'pr.id', 'p.product_id')
+      .select(['p.id', 'p.product_id', 'p.shares_micros', 'pr.ticker', 'pr.name', 'pr.price_micros', 'pr.is_cash', 'pr.class', 'pr.sub_class', 'pr.category'])
+      .where('p.firm_id', '=', firmId)
+      .where('p.account_id', '=', accountId)
+      .orderBy('pr.ticker')
+      .execute();
+  }
+
+  /** Positions of the accounts in the given products, with the products' latest prices. */
+  positionsOf(firmId: number, accountIds: number[], productIds: number[]) {
+    if (productIds.length === 0) return Promise.resolve([]);
+    return inChunks(accountIds, (chunk) => this.db
+      .selectFrom('positions as p')
+      .innerJoin('products as pr', 'pr.id', 'p.product_id')
+      .select(['p.account_id', 'p.product_id', 'p.shares_micros', 'pr.price_micros'])
+      .where('p.firm_id', '=', firmId)
+      .where('p.account_id', 'in', chunk)
+      .where('p.product_id', 'in', productIds)
+      .execute());
+  }
+
+  /** Open trade orders of the accounts: what the application counts as pending. */
+  openOrders(firmId: number, accountIds: number[]) {
+    return inChunks(accountIds, (chunk) =>
+      this.db
+        .selectFrom('trades')
+        .select(['account_id', 'product_id', 'side', 'shares_micros', 'amount_cents'])
+        .where('firm_id', '=', firmId)
+        .where('status', '=', 'Open')
+        .where('account_id', 'in', chunk)
+        .execute(),
+    );
+  }
+
+  /** The model's targets with their equivalents (holding an equivalent counts toward the target). */
+  async modelTargets(firmId: number, modelId: number) {
+    const targets = await this.db
+      .selectFrom('model_allocations')
+      .select(['id', 'product_id', 'target_pct', 'lower_pct', 'upper_pct'])
+      .where('firm_id', '=', firmId)
+      .where('model_id', '=', modelId)
+      .execute();
+    const ids = targets.map((t) => t.id);
+    const equivalents = ids.length === 0 ? [] : await this.db.selectFrom('model_equivalents').select(['model_allocation_id', 'product_id']).where('firm_id', '=', firmId).where('model_allocation_id', 'in', ids).execute();
+    return targets.map((t) => ({
+      productId: t.product_id,
+      target: Number(t.target_pct),
+      lower: Number(t.lower_pct),
+      upper: Number(t.upper_pct),
+      equivalents: equivalents.filter((e) => e.model_allocation_id === t.id).map((e) => e.product_id),
+    }));
+  }
+
+  async modelExists(firmId: number, modelId: number): Promise<boolean> {
+    return (await this.db.selectFrom('models').select('id').where('firm_id', '=', firmId).where('id', '=', modelId).executeTakeFirst()) !== undefined;
+  }
+
+  /** Latest prices of the given products. */
+  async prices(firmId: number, productIds: number[]): Promise<Map<number, number | null>> {
+    if (productIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('products').select(['id', 'price_micros']).where('firm_id', '=', firmId).where('id', 'in', productIds).execute();
+    return new Map(rows.map((r) => [r.id, r.price_micros === null ? null : Number(r.price_micros)]));
+  }
+}

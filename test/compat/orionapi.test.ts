@@ -1,0 +1,77 @@
+import { expect, it } from 'vitest';
+import { describeEachDatabase } from '../support/databases.js';
+import { useTestApp } from '../support/app.js';
+import { CLIENT_CALLS, type ClientCall, type Fixture } from './orionapi-calls.js';
+
+/**
+ * Issue 17: the source system's public Python client (`orionapi`, DockStreetAM/orion_module) works
+ * against us unmodified. Each row of orionapi-calls.ts is a fact read from that client: the method,
+ * the request it makes (its URL is `base_url` + `/path`, so paths carry a doubled slash) and the
+ * fields of the answer it reads. This suite makes every call through HTTP and fails when one stops
+ * answering or loses a field the client reads.
+ */
+describeEachDatabase('the source system\'s client, call by call', (database) => {
+  const t = useTestApp(database);
+  const basic = (user: { userName: string; password: string }) => `Basic ${Buffer.from(`${user.userName}:${user.password}`).toString('base64')}`;
+
+  async function fixture(): Promise<Fixture> {
+    const headers = { authorization: await t.session('admin') };
+    const post = async (url: string, payload: object) => (await t.app.inject({ method: 'POST', url, payload, headers })).json();
+    const client = await post('/api/v1/Portfolio/Clients/Verbose', { name: 'Compat Household', representativeId: t.firm.representativeId });
+    const registration = await post('/api/v1/Portfolio/Registrations/Verbose', { clientId: client.id, name: 'Compat Joint', type: 'Joint' });
+    const product = await post('/api/v1/Portfolio/Products/Verbose', { ticker: 'CMPT', name: 'Compat Fund', type: 'ETF', price: 10, priceDate: '2026-11-20' });
+    const account = await post('/api/v1/Portfolio/Accounts/Verbose', { registrationId: registration.id, number: 'CMP-0001', name: 'Compat Brokerage', custodian: 'Schwab', modelId: t.firm.modelId, cash: 50 });
+    await t.app.inject({ method: 'PUT', url: `/api/v1/Portfolio/Accounts/${account.id}/Positions`, payload: [{ productId: product.id, shares: 5, costBasis: 40 }], headers });
+    await post(`/api/v1/Portfolio/Accounts/${account.id}/Transactions`, { type: 'Contribution', amount: 100, tradeDate: '2026-11-02' });
+    return { clientId: client.id, registrationId: registration.id, accountId: account.id, productId: product.id, modelId: t.firm.modelId, search: 'Compat' };
+  }
+
+  /** OrionAPI.login: `GET {base_url}/security/token` with Basic credentials and nothing else. */
+  async function login(): Promise<string> {
+    const response = await t.app.inject({ url: '/api/v1//security/token', headers: { authorization: basic(t.firm.users.api) } });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().access_token as string;
+  }
+
+  /** EclipseBase.login: `GET {eclipse}/v1/admin/token` with Basic credentials; reads eclipse_access_token. */
+  async function eclipseLogin(): Promise<string> {
+    const response = await t.app.inject({ url: '/rebalancer/v1/admin/token', headers: { authorization: basic(t.firm.users.api) } });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().eclipse_access_token as string;
+  }
+
+  it('logs in with Basic alone only when the firm has turned the setting on', async () => {
+    const refused = await t.app.inject({ url: '/api/v1//security/token', headers: { authorization: basic(t.firm.users.api) } });
+    expect(refused.statusCode).toBe(401);
+    const on = await t.app.inject({ method: 'PUT', url: '/api/v1/Security/Firm/BasicLogin', payload: { enabled: true }, headers: { authorization: await t.session('admin') } });
+    expect(on.statusCode).toBe(200);
+    expect(typeof (await login())).toBe('string');
+  });
+
+  it('answers every read call of the client with the fields it reads', async () => {
+    const ids = await fixture();
+    await t.app.inject({ method: 'PUT', url: '/api/v1/Security/Firm/BasicLogin', payload: { enabled: true }, headers: { authorization: await t.session('admin') } });
+    const tokens = { platform: await login(), rebalancer: await eclipseLogin() };
+    const failures: string[] = [];
+    for (const call of CLIENT_CALLS) {
+      const problem = await check(call, ids, tokens);
+      if (problem) failures.push(`${call.method} (${call.path}): ${problem}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  async function check(call: ClientCall, ids: Fixture, tokens: { platform: string; rebalancer: string }): Promise<string | undefined> {
+    const url = call.url(ids);
+    const response = await t.app.inject({ method: 'GET', url, headers: { authorization: `Session ${tokens[call.app]}` } });
+    if (response.statusCode !== 200) return `answered ${response.statusCode}: ${response.body.slice(0, 200)}`;
+    const body: unknown = response.json();
+    const records = call.shape === 'list' ? body : [body];
+    if (!Array.isArray(records)) return `expected a list, got ${typeof body}`;
+    if (call.shape === 'list' && call.nonEmpty !== false && records.length === 0) return 'answered an empty list for the fixture';
+    for (const record of records as Record<string, unknown>[]) {
+      const missing = call.reads.filter((field) => !(field in record));
+      if (missing.length > 0) return `lacks ${missing.join(', ')}`;
+    }
+    return undefined;
+  }
+});
