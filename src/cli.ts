@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
-import { importBook } from './import/index.js';
+import { runImportCommand } from './import/index.js';
 import { DEMO_FIRM_CODE, type DemoCredentials, ensureCredentialsWritable, FIRM_CODE, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
 import { parseProfile } from './seed/profiles.js';
 import { findFirmIdByCode } from './book/firms/repository.js';
@@ -12,6 +12,7 @@ import { createTradingServices } from './trading/index.js';
 import { startServer } from './server.js';
 import { systemClock } from './shared/clock.js';
 import { guardProcess } from './shared/logger.js';
+import { progress } from './shared/progress.js';
 
 const USAGE = `wealth <command> [options]
 
@@ -19,7 +20,8 @@ const USAGE = `wealth <command> [options]
   migrate                                    bring the database schema up to date
   seed    --demo [--households N] [--seed S] [--firm-code CODE] [--profile demo|advisory|direct-indexing]
                                              generate a demo firm with a realistic book
-  import  --firm CODE FILE...                load a book from JSON or CSV files (all or nothing)
+  import  --firm CODE [--json] FILE...       load a book from JSON or CSV files (all or nothing);
+                                             problems as FILE:LINE: FIELD: message, or --json
   worker                                     work rebalance chunks (PostgreSQL; run any number)
   users   deactivate|reactivate|reset-password --firm CODE --user NAME [--password P]
                                              take a user's access away (tokens revoked at once),
@@ -88,25 +90,23 @@ async function main(argv: string[]): Promise<number> {
       const firmCode = values['firm-code'] ?? DEMO_FIRM_CODE;
       if (!FIRM_CODE.test(firmCode)) throw new UsageError(`--firm-code must be 1 to 32 letters, digits, - or _; got "${firmCode}"`);
       await ensureCredentialsWritable(config.dataDir, firmCode);
-      const started = Date.now();
+      const meter = progress({ label: 'seeding', unit: 'households', total: households });
       const credentials = await withDatabase((db) =>
-        seedDemoFirm(db, { households, seed, firmCode: values['firm-code'], profile: parseProfile(values.profile) }),
+        seedDemoFirm(db, { households, seed, firmCode: values['firm-code'], profile: parseProfile(values.profile), onProgress: (p) => meter.update(p.households, `${p.rows} rows`) }),
       );
-      const seconds = (Date.now() - started) / 1000;
+      const seconds = meter.finish();
       console.log(`seeded ${households} households in ${seconds.toFixed(1)} s (${Math.round(households / seconds)} households/s)`);
       printCredentials(credentials, await writeDemoCredentials(config.dataDir, credentials));
       return 0;
     }
     case 'import': {
-      const { values, positionals } = parseArgs({ args: rest, options: { firm: { type: 'string' } }, allowPositionals: true });
+      const { values, positionals } = parseArgs({ args: rest, options: { firm: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true });
       if (!values.firm || positionals.length === 0) throw new UsageError('import needs --firm CODE and at least one file');
-      const report = await withDatabase(async (db) => {
+      return withDatabase(async (db) => {
         const firmId = await findFirmIdByCode(db, values.firm!);
         if (firmId === undefined) throw new UsageError(`no firm with code ${values.firm}`);
-        return importBook(db, firmId, positionals);
+        return runImportCommand(db, firmId, positionals, { json: values.json });
       });
-      console.log(JSON.stringify(report, null, 2));
-      return report.ok ? 0 : 1;
     }
     case 'users': {
       const [action, ...args] = rest;

@@ -114,7 +114,7 @@ describeEachDatabase('npm start on an empty database', (database) => {
     });
     expect(token.status).toBe(200);
     const { access_token } = (await token.json()) as { access_token: string };
-    const clients = await fetch(`${base}/api/v1/Portfolio/Clients?$top=5`, { headers: { authorization: `Session ${access_token}` } });
+    const clients = await fetch(`${base}/api/v1/Portfolio/Clients?$top=5&$count=true`, { headers: { authorization: `Session ${access_token}` } });
     expect(clients.status).toBe(200);
     expect(((await clients.json()) as unknown[]).length).toBe(5);
     expect(Number(clients.headers.get('x-total-count'))).toBeGreaterThan(5);

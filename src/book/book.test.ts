@@ -51,22 +51,32 @@ describeEachDatabase('portfolio book API (verbose)', (database) => {
     expect(response.json()).toMatchObject({ name: 'Renamed', cash: 1234.56, modelId: t.firm.modelId });
   });
 
-  it('pages lists with $top and $skip and reports the total', async () => {
+  it('pages lists with $top and $skip, and reports the total only with $count=true', async () => {
     await createBook();
     await createBook();
-    const all = await call('GET', '/api/v1/Portfolio/Clients?$top=1000');
+    const all = await call('GET', '/api/v1/Portfolio/Clients?$top=1000&$count=true');
     const total = Number(all.headers['x-total-count']);
     expect(total).toBe(all.json().length);
+    expect(total).toBeGreaterThan(2);
     const page = await call('GET', '/api/v1/Portfolio/Clients?$top=1&$skip=1');
     expect(page.statusCode).toBe(200);
     expect(page.json()).toEqual([all.json()[1]]);
+    expect(page.headers['x-total-count']).toBeUndefined();
+    // A full page and a page past the end count the firm; a short page shows the total itself.
+    for (const query of ['$top=1&$skip=1', `$top=5&$skip=${total + 10}`, `$top=2&$skip=${total - 1}`]) {
+      const counted = await call('GET', `/api/v1/Portfolio/Clients?${query}&$count=true`);
+      expect(counted.headers['x-total-count'], query).toBe(String(total));
+    }
+    const notBoolean = await call('GET', '/api/v1/Portfolio/Clients?$count=maybe');
+    expect(notBoolean.statusCode).toBe(400);
+    expect(notBoolean.json().errors).toEqual([{ field: 'querystring.$count', message: 'must be boolean' }]);
     const bad = await call('GET', '/api/v1/Portfolio/Clients?$top=0');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual([{ field: 'querystring.$top', message: 'must be >= 1' }]);
   });
 
   it('refuses a bad body with a 400 naming the field and writes nothing', async () => {
-    const before = (await call('GET', '/api/v1/Portfolio/Accounts?$top=1000')).headers['x-total-count'];
+    const before = (await call('GET', '/api/v1/Portfolio/Accounts?$top=1000&$count=true')).headers['x-total-count'];
     const cases: [unknown, string, string][] = [
       [{ registrationId: 1, number: 'X1', name: 'n', custodian: 'c', cash: 'lots' }, 'cash', 'must be number'],
       [{ number: 'X1', name: 'n', custodian: 'c' }, 'registrationId', 'is required'],
@@ -82,7 +92,7 @@ describeEachDatabase('portfolio book API (verbose)', (database) => {
     const malformed = await t.app.inject({ method: 'POST', url: '/api/v1/Portfolio/Clients/Verbose', headers: { authorization: await t.session('admin'), 'content-type': 'application/json' }, payload: '{"name":' });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.body).not.toMatch(/at .*\.js|select |insert /i);
-    expect((await call('GET', '/api/v1/Portfolio/Accounts?$top=1000')).headers['x-total-count']).toBe(before);
+    expect((await call('GET', '/api/v1/Portfolio/Accounts?$top=1000&$count=true')).headers['x-total-count']).toBe(before);
   });
 
   it('refuses a duplicate account number or ticker, naming the field', async () => {

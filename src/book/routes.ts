@@ -6,6 +6,7 @@ import { principalOf } from '../auth/hook.js';
 import { Privilege } from '../auth/privileges.js';
 import type { EntityDescriptor } from './entities.js';
 import type { HoldingsService } from './holdings-service.js';
+import { CountQuery } from '../http/paging.js';
 import { KeyParams, PageQuery, PositionInput, PositionRecord, PriceInput, PriceRecord } from './schemas.js';
 import { type Expand, NO_EXPAND, type VerboseService } from './service.js';
 import { IdSchema } from '../http/ids.js';
@@ -60,16 +61,16 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
         config: read,
         schema: {
           tags,
-          summary: `List ${entity.label}s, paged; the total is in X-Total-Count`,
-        description: `The ${entity.label}s of your firm in id order. Page with \`$top\` (at most 1000) and \`$skip\`; the X-Total-Count header carries how many there are in all. Add \`?expand=userDefinedFields\` for their custom-field values.`,
-          querystring: Type.Object({ ...PageQuery.properties, ...ExpandQuery.properties }),
+          summary: `List ${entity.label}s, paged by id; with $count=true the total is in X-Total-Count`,
+          description: `The ${entity.label}s of your firm in id order. Page with \`$top\` (at most 1000) and \`$skip\`; a page shorter than \`$top\` is the last. With \`$count=true\` the X-Total-Count header carries how many there are in all (counting reads the whole firm, so ask only when you need it). Add \`?expand=userDefinedFields\` for their custom-field values.`,
+          querystring: Type.Object({ ...PageQuery.properties, ...CountQuery.properties, ...ExpandQuery.properties }),
           response: responses({ 200: Type.Array(Out) }, [401, 403]),
         },
       },
       async (request, reply) => {
-        const { $top, $skip } = request.query;
-        const { items, total } = await service.page(principalOf(request), $top, $skip, expandOf(request.query));
-        reply.header('X-Total-Count', String(total));
+        const { $top, $skip, $count } = request.query;
+        const { items, total } = await service.page(principalOf(request), $top, $skip, expandOf(request.query), $count);
+        if (total !== undefined) reply.header('X-Total-Count', String(total));
         // One loop serves every verbose entity, so the record type is erased here; the response
         // schema (Out) is what types and serializes it.
         // eslint-disable-next-line @typescript-eslint/no-unsafe-return

@@ -44,8 +44,9 @@ export class VerboseService<Input extends object, Out> {
     private readonly fields?: UserDefinedFieldsPort,
   ) {}
 
-  async page(actor: Actor, top: number, skip: number, expand: Expand = NO_EXPAND): Promise<{ items: Out[]; total: number }> {
-    const { rows, total } = await this.repository.page(this.entity.table, actor.firmId, top, skip);
+  /** `count`: also the firm's total, which costs a read of every row (see http/paging's CountQuery). */
+  async page(actor: Actor, top: number, skip: number, expand: Expand = NO_EXPAND, count = false): Promise<{ items: Out[]; total?: number }> {
+    const { rows, total } = await this.repository.page(this.entity.table, actor.firmId, top, skip, count);
     return { items: await this.records(this.repository, actor, rows, expand), total };
   }
 

@@ -1,4 +1,4 @@
-import { dollarsToCents, MAX_DOLLARS, priceToMicros, sharesToMicros } from '../shared/money.js';
+import { dollarsToCents, MAX_DOLLARS, MICROS, priceToMicros } from '../shared/money.js';
 import type { ChunkRows, FirmRows } from '../seed/rows.js';
 import { RowReader } from './fields.js';
 import { Lookups } from './lookups-repository.js';
@@ -189,20 +189,20 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
     const ticker = r.text('ticker', true, 20);
     const product = l.productByTicker.get(key(ticker));
     if (ticker && !product) r.fail('ticker', `no product "${ticker}" in this firm or earlier in this import`);
-    const shares = r.decimal('shares', { required: true, scale: 6, positive: true, max: 1e9 });
-    if (shares !== null && product && !product.fractional && !Number.isInteger(shares)) {
+    const shares_micros = r.scaled('shares', { required: true, scale: 6, positive: true, max: 1e9 }, 6);
+    if (shares_micros !== null && product && !product.fractional && shares_micros % MICROS !== 0) {
       r.fail('shares', `${ticker.toUpperCase()} trades in whole shares`);
     }
-    const cost = r.decimal('cost', { ...MONEY, min: 0 }) ?? 0;
+    const cost_cents = r.scaled('cost', { ...MONEY, min: 0 }, 2) ?? 0;
     const acquired_date = r.date('acquired_date');
     if (account !== undefined && product) {
-      const pair = `${account}|${product.index}`;
+      const pair = Lookups.heldKey(account, product.index);
       if (l.held.has(pair)) r.fail('ticker', `account ${number} already holds ${ticker.toUpperCase()}`);
       l.held.add(pair);
     }
-    if (r.bad || shares === null || account === undefined || !product) return;
+    if (r.bad || shares_micros === null || account === undefined || !product) return;
     const position_id = t.positions.length;
-    const position = { account_id: account, product_id: product.index, shares_micros: sharesToMicros(shares), cost_cents: dollarsToCents(cost) };
+    const position = { account_id: account, product_id: product.index, shares_micros, cost_cents };
     t.positions.push(position);
     // One lot for the whole position keeps lots summing to the position, as the seed guarantees.
     if (acquired_date) t.tax_lots.push({ position_id, shares_micros: position.shares_micros, cost_cents: position.cost_cents, acquired_date });

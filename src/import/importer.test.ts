@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
 import { seedDemoFirm } from '../seed/demo.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
-import { formatImportReport, importBook } from './importer.js';
+import { runImportCommand } from './command.js';
+import { formatImportIssue, formatImportReport, importBook } from './importer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wealth-import-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,6 +47,28 @@ async function count(db: Db, table: 'clients' | 'accounts' | 'positions' | 'tax_
     .where('firm_id', '=', firmId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** A stream that keeps what is written to it. */
+function sink(): PassThrough & { text(): string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  return Object.assign(stream, { text: () => Buffer.concat(chunks).toString('utf8') });
+}
+
+/** accounts.csv and positions.csv of a book past several batches and writes of the importer. */
+function largeBook(prefix: string, accounts: number, tickers: string[], lastPositionRow?: string) {
+  const accountLines = Array.from({ length: accounts }, (_, i) => `${prefix}-${i},Account ${i},Pershing,Solo Client,Solo IRA,${i % 100}.50`);
+  const positionLines = Array.from({ length: accounts * tickers.length }, (_, i) => {
+    const account = Math.floor(i / tickers.length);
+    return `${prefix}-${account},${tickers[i % tickers.length]},${(i % 40) + 1},${(i % 900) + 0.25},2022-0${(i % 9) + 1}-01`;
+  });
+  if (lastPositionRow) positionLines[positionLines.length - 1] = lastPositionRow;
+  return [
+    file('accounts.csv', `number,name,custodian,client,registration,cash\n${accountLines.join('\n')}\n`),
+    file('positions.csv', `account,ticker,shares,cost,acquired_date\n${positionLines.join('\n')}\n`),
+  ];
 }
 
 describeEachDatabase('importBook', (dialect) => {
@@ -195,5 +219,64 @@ describeEachDatabase('importBook', (dialect) => {
   it('refuses an unknown firm', async () => {
     const report = await importBook(db, 999_999, [file('clients.csv', 'name,representative\nA,R-900\n')]);
     expect(report.errors).toEqual([{ file: '', line: 0, field: 'firmId', message: 'no firm with id 999999' }]);
+  });
+
+  it('prints each bad row as FILE:LINE: FIELD: message on stderr, and --json gives the same as a JSON array', async () => {
+    const clients = file('clients.csv', 'name,representative\nFine,R-900\n,R-900\nShort\n');
+    const human = { stdout: sink(), stderr: sink() };
+    expect(await runImportCommand(db, firmId, [clients], human)).toBe(1);
+    const lines = human.stderr.text().split('\n').filter((l) => l.startsWith(clients));
+    expect(lines).toEqual([`${clients}:3: name: is required`, `${clients}:4: (row): has 1 fields; the header names 2`]);
+    expect(human.stderr.text()).toContain('2 problem(s); nothing was written');
+    expect(human.stdout.text()).toBe('');
+
+    const machine = { stdout: sink(), stderr: sink() };
+    expect(await runImportCommand(db, firmId, [clients], { ...machine, json: true })).toBe(1);
+    const issues = JSON.parse(machine.stdout.text()) as { file: string; line: number; field: string; message: string }[];
+    expect(issues).toEqual([
+      { file: clients, line: 3, field: 'name', message: 'is required' },
+      { file: clients, line: 4, field: '(row)', message: 'has 1 fields; the header names 2' },
+    ]);
+    expect(issues.map(formatImportIssue)).toEqual(lines);
+    expect(machine.stderr.text()).not.toContain(`${clients}:3`);
+  });
+
+  it('streams a large file in batches and loads it whole', async () => {
+    const tickers = (await db.kysely.selectFrom('products').select('ticker').where('firm_id', '=', firmId).orderBy('id').limit(8).execute()).map((p) => p.ticker);
+    const before = await count(db, 'positions', firmId);
+    const progress: number[] = [];
+    const report = await importBook(db, firmId, largeBook('BIG', 3_000, tickers), { onProgress: (rows) => progress.push(rows) });
+    expect(report.errors).toEqual([]);
+    expect(report.imported.accounts).toBe(3_000);
+    expect(report.imported.positions).toBe(3_000 * tickers.length);
+    expect(await count(db, 'positions', firmId)).toBe(before + 3_000 * tickers.length);
+    // Read a batch at a time: progress came many times, each further than the last.
+    expect(progress.length).toBeGreaterThan(4);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.at(-1)).toBe(3_000 + 3_000 * tickers.length);
+    const sample = await db.kysely
+      .selectFrom('positions')
+      .innerJoin('accounts', 'accounts.id', 'positions.account_id')
+      .innerJoin('products', 'products.id', 'positions.product_id')
+      .select(['positions.shares_micros', 'positions.cost_cents', 'accounts.cash_cents'])
+      .where('accounts.number', '=', 'BIG-2999')
+      .where('products.ticker', '=', tickers[tickers.length - 1] as string)
+      .executeTakeFirstOrThrow();
+    const i = 3_000 * tickers.length - 1;
+    expect(sample).toEqual({ shares_micros: ((i % 40) + 1) * 1_000_000, cost_cents: (i % 900) * 100 + 25, cash_cents: 9_950 });
+  });
+
+  it('writes nothing when the last row of a large file is bad, though earlier rows were already written in the transaction', async () => {
+    const tickers = (await db.kysely.selectFrom('products').select('ticker').where('firm_id', '=', firmId).orderBy('id').limit(8).execute()).map((p) => p.ticker);
+    const before = { accounts: await count(db, 'accounts', firmId), positions: await count(db, 'positions', firmId), lots: await count(db, 'tax_lots', firmId) };
+    const files = largeBook('ROLLBACK', 3_000, tickers, `ROLLBACK-2999,${tickers[0]},-5,1,2022-01-01`);
+    const report = await importBook(db, firmId, files);
+    expect(report.ok).toBe(false);
+    expect(report.errors.map(formatImportIssue)).toEqual([
+      `${files[1]}:${3_000 * tickers.length + 1}: shares: must be greater than 0`,
+      `${files[1]}:${3_000 * tickers.length + 1}: ticker: account ROLLBACK-2999 already holds ${tickers[0]}`,
+    ]);
+    expect(report.imported).toEqual({ broker_dealers: 0, representatives: 0, products: 0, clients: 0, registrations: 0, accounts: 0, positions: 0 });
+    expect({ accounts: await count(db, 'accounts', firmId), positions: await count(db, 'positions', firmId), lots: await count(db, 'tax_lots', firmId) }).toEqual(before);
   });
 });

@@ -1,8 +1,8 @@
 import type { Db } from '../db/database.js';
-import { inWriteTransaction, writeTables } from '../seed/repository.js';
+import { analyze, type IdMap, inWriteTransaction, writeTables } from '../seed/repository.js';
 import { checkSleeveTotals, emptyTables, handleRow, type ImportTables } from './entities.js';
 import { firmExists, loadHeld, loadLookups, Lookups } from './lookups-repository.js';
-import { ENTITIES, type Entity, type ImportIssue, readSource, type SourceRow } from './sources.js';
+import { ENTITIES, type Entity, type ImportIssue, openSource, type Source, type SourceRow } from './sources.js';
 
 export type { ImportIssue } from './sources.js';
 
@@ -22,15 +22,29 @@ export interface ImportOptions {
   /** Audit name for created_by / edited_by. */
   by?: string;
   now?: () => Date;
+  /** Called after each batch with the rows read so far, for progress output. */
+  onProgress?: (rowsRead: number) => void;
 }
 
 const counts = (): Record<Entity, number> => Object.fromEntries(ENTITIES.map((e) => [e, 0])) as Record<Entity, number>;
 
+/** Rows validated at a time (one read of held positions per batch). */
+const BATCH_ROWS = 5_000;
+/** Validated rows kept before they are written: bounds memory whatever the files' size. */
+const FLUSH_ROWS = 20_000;
+
+/** Thrown inside the transaction to roll back what was written before a problem was found. */
+class ImportRefused extends Error {}
+
 /**
  * Loads a book from CSV and JSON files into one firm (formats: docs/import.md). Every row is
- * validated first, against the firm and against the rows before it in entity order (broker/
- * dealers, representatives, products, clients, registrations, accounts, positions), so files
- * may come in any order. One bad row anywhere and nothing is written.
+ * validated against the firm and against the rows before it in entity order (broker/dealers,
+ * representatives, products, clients, registrations, accounts, positions), so files may come in
+ * any order. Rows stream: CSV files are read a batch at a time and validated rows are written
+ * every FLUSH_ROWS inside one transaction, so memory holds a batch plus the keys later rows may
+ * name (numbers, tickers, held positions), not the files. One bad row anywhere and the
+ * transaction rolls back: nothing is written. The planner's statistics are refreshed after a
+ * successful import (see analyze).
  */
 export async function importBook(db: Db, firmId: number, files: string[], options: ImportOptions = {}): Promise<ImportReport> {
   const errors: ImportIssue[] = [];
@@ -42,42 +56,82 @@ export async function importBook(db: Db, firmId: number, files: string[], option
     return report();
   }
 
-  const rows: SourceRow[] = [];
+  const sources: Source[] = [];
   for (const file of files) {
-    const fromFile = await readSource(file, errors);
-    const refused = errors.some((e) => e.file === file);
-    // An empty or header-only file is a mistake (a failed export, the wrong file), not "nothing to do".
-    if (fromFile.length === 0 && !refused) errors.push({ file, line: 0, field: '(file)', message: 'holds no rows' });
-    // One row at a time: spreading a 500,000-row file into push() overflows the call stack.
-    for (const row of fromFile) rows.push(row);
+    const source = await openSource(file, errors);
+    if (source) sources.push(source);
   }
-  for (const row of rows) read[row.entity]++;
-  const byEntity = ENTITIES.map((entity) => rows.filter((r) => r.entity === entity));
+  const present = new Set(sources.flatMap((s) => [...s.entities]));
+  const rowsOf = new Map<string, number>(files.map((f) => [f, 0]));
+  let rowsRead = 0;
+  const written = new Set<keyof ImportTables>();
 
-  // Validation runs inside the write transaction so that no other writer can take a number or
-  // ticker between the check and the insert.
-  await inWriteTransaction(db, async (conn) => {
-    if (!(await firmExists(conn, firmId))) {
-      errors.push({ file: '', line: 0, field: 'firmId', message: `no firm with id ${firmId}` });
-      return;
-    }
-    const lookups = await loadLookups(conn, firmId, new Set(rows.map((r) => r.entity)));
-    const tables = emptyTables();
-    for (const entityRows of byEntity) {
-      if (entityRows[0]?.entity === 'positions') await loadHeld(conn, lookups, existingAccountsOf(entityRows, lookups));
-      for (const row of entityRows) handleRow(row, lookups, tables, errors);
-    }
-    checkSleeveTotals(lookups, errors);
-    if (errors.length > 0) return;
-    const at = (options.now ?? (() => new Date()))().toISOString();
-    await writeTables(conn, db.dialect, firmId, tables, lookups.known(), { at, by: options.by ?? 'import' });
-    for (const entity of ENTITIES) imported[entity] = tables[entity as keyof ImportTables].length;
-  });
+  try {
+    // Validation runs inside the write transaction so that no other writer can take a number or
+    // ticker between the check and the insert.
+    await inWriteTransaction(db, async (conn) => {
+      if (!(await firmExists(conn, firmId))) {
+        errors.push({ file: '', line: 0, field: 'firmId', message: `no firm with id ${firmId}` });
+        return;
+      }
+      const lookups = await loadLookups(conn, firmId, present);
+      const at = (options.now ?? (() => new Date()))().toISOString();
+      let known: IdMap = lookups.known();
+      let tables = emptyTables();
+      let pending = 0;
+      const flush = async () => {
+        // After the first problem nothing more is written: the transaction will roll back, and
+        // the row positions of later rows no longer match what was written.
+        if (errors.length === 0 && pending > 0) {
+          known = await writeTables(conn, db.dialect, firmId, tables, known, { at, by: options.by ?? 'import' });
+          // Tax lots name positions of their own batch: position ids are not carried over.
+          delete known.positions;
+          for (const [table, rows] of Object.entries(tables) as [keyof ImportTables, unknown[]][]) if (rows.length > 0) written.add(table);
+          for (const entity of ENTITIES) imported[entity] += tables[entity as keyof ImportTables].length;
+        }
+        tables = emptyTables();
+        pending = 0;
+      };
+
+      for (const entity of ENTITIES) {
+        for (const source of sources) {
+          if (!source.entities.has(entity)) continue;
+          for await (const batch of source.batches(entity, BATCH_ROWS)) {
+            if (entity === 'positions') await loadHeld(conn, lookups, storedAccountsOf(batch, lookups));
+            for (const row of batch) handleRow(row, lookups, tables, errors);
+            read[entity] += batch.length;
+            rowsOf.set(source.file, (rowsOf.get(source.file) ?? 0) + batch.length);
+            rowsRead += batch.length;
+            pending += batch.length;
+            if (pending >= FLUSH_ROWS) await flush();
+            options.onProgress?.(rowsRead);
+          }
+        }
+      }
+      // An empty or header-only file is a mistake (a failed export, the wrong file), not "nothing to do".
+      for (const source of sources) {
+        if (rowsOf.get(source.file) === 0 && !errors.some((e) => e.file === source.file)) {
+          errors.push({ file: source.file, line: 0, field: '(file)', message: 'holds no rows' });
+        }
+      }
+      checkSleeveTotals(lookups, errors);
+      await flush();
+      if (errors.length > 0) throw new ImportRefused();
+    });
+  } catch (error) {
+    if (!(error instanceof ImportRefused)) throw error;
+  }
+  if (errors.length > 0) {
+    for (const entity of ENTITIES) imported[entity] = 0;
+    return report();
+  }
+  // The planner needs statistics for the new rows (PostgreSQL; see analyze for SQLite).
+  await analyze(db, [...written]);
   return report();
 }
 
 /** Ids of the already stored accounts that position rows name: only those can clash. */
-function existingAccountsOf(rows: SourceRow[], lookups: Lookups): number[] {
+function storedAccountsOf(rows: SourceRow[], lookups: Lookups): Set<number> {
   const stored = lookups.accounts.ids;
   const ids = new Set<number>();
   for (const row of rows) {
@@ -86,7 +140,7 @@ function existingAccountsOf(rows: SourceRow[], lookups: Lookups): number[] {
     const index = lookups.accountByNumber.get(Lookups.key(String(number)));
     if (index !== undefined && index < stored.length) ids.add(stored[index] as number);
   }
-  return [...ids];
+  return ids;
 }
 
 /** In the order the files were given, then by line. */
@@ -94,6 +148,9 @@ function sortIssues(issues: ImportIssue[], files: string[]): ImportIssue[] {
   const order = (file: string) => (file === '' ? -1 : files.indexOf(file));
   return [...issues].sort((a, b) => order(a.file) - order(b.file) || a.line - b.line);
 }
+
+/** `FILE:LINE: FIELD: message`, the way compilers report, so editors and people find the row. */
+export const formatImportIssue = (e: ImportIssue): string => `${e.file}:${e.line}: ${e.field}: ${e.message}`;
 
 /** One line per problem, the way a person fixing the file reads it. */
 export function formatImportReport(report: ImportReport): string {
@@ -103,6 +160,6 @@ export function formatImportReport(report: ImportReport): string {
       .map(([entity, n]) => `${n} ${entity}`);
     return `imported ${written.join(', ') || 'nothing'} into firm ${report.firmId}`;
   }
-  const lines = report.errors.map((e) => `${e.file}:${e.line}: ${e.field}: ${e.message}`);
+  const lines = report.errors.map(formatImportIssue);
   return [...lines, `${report.errors.length} problem(s); nothing was written`].join('\n');
 }

@@ -1,1 +1,2 @@
-export { formatImportReport, importBook, type ImportIssue, type ImportOptions, type ImportReport } from './importer.js';
+export { runImportCommand, type ImportCommandOptions } from './command.js';
+export { formatImportIssue, formatImportReport, importBook, type ImportIssue, type ImportOptions, type ImportReport } from './importer.js';

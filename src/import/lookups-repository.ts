@@ -52,10 +52,17 @@ export class Lookups {
   modelByName = new Map<string, number>();
   /** Sleeve targets of the accounts imported into registrations this import creates. */
   sleeveTotals = new Map<number, { total: number; file: string; line: number }>();
-  /** `${accountIndex}|${productIndex}` of existing and imported positions. */
-  held = new Set<string>();
+  /** heldKey(account, product) of existing and imported positions. */
+  held = new Set<number>();
+  /** Existing accounts whose positions are in `held`. */
+  heldLoaded = new Set<number>();
 
   static key = key;
+
+  /** One number per (account, product) pair: a million pairs cost megabytes, not tens of them as strings. */
+  static heldKey(accountIndex: number, productIndex: number): number {
+    return accountIndex * 4_194_304 + productIndex;
+  }
 
   known(): IdMap {
     return {
@@ -138,14 +145,19 @@ export async function loadLookups(conn: Kysely<Database>, firmId: number, presen
   return l;
 }
 
-/** Existing positions of the given accounts, so an import cannot add a second one for a product. */
-export async function loadHeld(conn: Kysely<Database>, l: Lookups, accountIds: number[]): Promise<void> {
-  for (let i = 0; i < accountIds.length; i += 500) {
+/**
+ * Existing positions of the given stored accounts, so an import cannot add a second one for a
+ * product. Each account is read once however many batches name it.
+ */
+export async function loadHeld(conn: Kysely<Database>, l: Lookups, accountIds: Iterable<number>): Promise<void> {
+  const wanted = [...accountIds].filter((id) => !l.heldLoaded.has(id));
+  for (const id of wanted) l.heldLoaded.add(id);
+  for (let i = 0; i < wanted.length; i += 500) {
     const rows = await conn
       .selectFrom('positions')
       .select(['account_id', 'product_id'])
-      .where('account_id', 'in', accountIds.slice(i, i + 500))
+      .where('account_id', 'in', wanted.slice(i, i + 500))
       .execute();
-    for (const p of rows) l.held.add(`${l.accounts.indexOfId(p.account_id)}|${l.products.indexOfId(p.product_id)}`);
+    for (const p of rows) l.held.add(Lookups.heldKey(l.accounts.indexOfId(p.account_id) as number, l.products.indexOfId(p.product_id) as number));
   }
 }

@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { access, readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { Parser } from 'csv-parse';
 
 /** Entities an import may carry, in the order they are validated and written (parents first). */
 export const ENTITIES = ['broker_dealers', 'representatives', 'products', 'clients', 'registrations', 'accounts', 'positions'] as const;
@@ -19,7 +20,44 @@ export interface SourceRow {
   line: number;
   entity: Entity;
   /** Values by normalized column name (see `normalize`). */
-  values: Map<string, unknown>;
+  values: RowValues;
+}
+
+/** What a row's reader needs of its values: a Map (JSON rows) or a CSV record under its header. */
+export interface RowValues {
+  get(name: string): unknown;
+  keys(): Iterable<string>;
+}
+
+/**
+ * A CSV record read through its file's header: one shared name -> column index for every row of
+ * the file instead of a Map built per row (hundreds of thousands of them, and their garbage).
+ */
+export class CsvRecord implements RowValues {
+  constructor(
+    readonly header: CsvHeader,
+    private readonly cells: string[],
+  ) {}
+
+  get(name: string): unknown {
+    const i = this.header.index.get(name);
+    return i === undefined ? undefined : this.cells[i];
+  }
+
+  keys(): Iterable<string> {
+    return this.header.names;
+  }
+}
+
+export class CsvHeader {
+  readonly index = new Map<string, number>();
+  constructor(readonly names: string[]) {
+    // A repeated column keeps its first cell, as a Map built from the record would keep its last:
+    // either way the file is ambiguous, and the reader reports nothing else about it.
+    names.forEach((name, i) => {
+      if (!this.index.has(name)) this.index.set(name, i);
+    });
+  }
 }
 
 /** `first_name`, `firstName` and `First Name` all name one column. */
@@ -39,47 +77,120 @@ const ALIASES: Record<string, Entity> = {
 
 export const entityNamed = (name: string): Entity | undefined => ALIASES[normalize(name)];
 
-/** Reads one file into rows; problems that make the file unreadable become issues instead. */
-export async function readSource(file: string, issues: ImportIssue[]): Promise<SourceRow[]> {
-  let text: string;
+/** JSON files are read whole (their line numbers need the text); CSV streams at any size. */
+export const MAX_JSON_BYTES = 64 * 1024 * 1024;
+
+/**
+ * One input file, opened but not yet read: which entities it carries and how to read its rows.
+ * A CSV file names its one entity and streams; a JSON file is parsed whole at open.
+ */
+export interface Source {
+  file: string;
+  entities: Set<Entity>;
+  /** The file's rows of one entity, a batch at a time, in file order. */
+  batches(entity: Entity, size: number): AsyncGenerator<SourceRow[]>;
+}
+
+/** Opens one file; problems that make the file unreadable become issues and no source. */
+export async function openSource(file: string, issues: ImportIssue[]): Promise<Source | undefined> {
+  let size: number;
   try {
-    text = await readFile(file, 'utf8');
+    const info = await stat(file);
+    if (!info.isFile()) throw new Error('not a file');
+    size = info.size;
+    await access(file, constants.R_OK);
   } catch (error) {
     issues.push({ file, line: 0, field: '(file)', message: `cannot read: ${(error as Error).message}` });
-    return [];
+    return undefined;
   }
   const ext = extname(file).toLowerCase();
   const stem = basename(file, extname(file));
-  if (ext === '.csv') return readCsv(file, stem, text, issues);
-  if (ext === '.json') return readJson(file, stem, text, issues);
+  if (ext === '.csv') {
+    const entity = entityNamed(stem);
+    if (!entity) {
+      issues.push({ file, line: 0, field: '(file)', message: `file name does not name an entity; expected one of ${ENTITIES.join(', ')}` });
+      return undefined;
+    }
+    return { file, entities: new Set([entity]), batches: (_entity, batchSize) => csvBatches(file, entity, batchSize, issues) };
+  }
+  if (ext === '.json') {
+    if (size > MAX_JSON_BYTES) {
+      issues.push({ file, line: 0, field: '(file)', message: `JSON files are read whole and may hold at most ${MAX_JSON_BYTES / 1024 / 1024} MiB; give large tables as CSV` });
+      return undefined;
+    }
+    const rows = readJson(file, stem, await readFile(file, 'utf8'), issues);
+    const byEntity = new Map<Entity, SourceRow[]>();
+    for (const row of rows) {
+      const list = byEntity.get(row.entity);
+      if (list) list.push(row);
+      else byEntity.set(row.entity, [row]);
+    }
+    return {
+      file,
+      entities: new Set(byEntity.keys()),
+      async *batches(entity, batchSize) {
+        const list = byEntity.get(entity) ?? [];
+        for (let i = 0; i < list.length; i += batchSize) yield list.slice(i, i + batchSize);
+      },
+    };
+  }
   issues.push({ file, line: 0, field: '(file)', message: `unsupported file type "${ext}": use .csv or .json` });
-  return [];
+  return undefined;
 }
 
-function readCsv(file: string, stem: string, text: string, issues: ImportIssue[]): SourceRow[] {
-  const entity = entityNamed(stem);
-  if (!entity) {
-    issues.push({ file, line: 0, field: '(file)', message: `file name does not name an entity; expected one of ${ENTITIES.join(', ')}` });
-    return [];
+/**
+ * csv-parse's stream, each record paired with the line it ends on. The parser's `info` is current
+ * when a record is pushed; its `info: true` option copies the whole info object for every record,
+ * which cost as much as the parsing itself.
+ */
+class LineParser extends Parser {
+  override push(record: unknown, encoding?: BufferEncoding): boolean {
+    return super.push(record === null ? null : { record, lines: this.info.lines }, encoding);
   }
-  let records: { record: Record<string, string>; info: { lines: number } }[];
+}
+
+/**
+ * Streams a CSV file through csv-parse in batches: memory holds one batch, whatever the file's
+ * size. A file that stops being valid CSV part-way is one issue at the line where it broke; the
+ * rows before it were already validated and are kept for reporting.
+ */
+async function* csvBatches(file: string, entity: Entity, size: number, issues: ImportIssue[]): AsyncGenerator<SourceRow[]> {
+  const input = createReadStream(file);
+  // relax_column_count: a short or long row is that row's problem, not the end of the file.
+  const parser = new LineParser({ bom: true, skip_empty_lines: true, trim: true, relax_column_count: true });
+  input.on('error', (error) => parser.destroy(error));
+  input.pipe(parser);
+  let header: CsvHeader | undefined;
+  let batch: SourceRow[] = [];
   try {
-    records = parse(text, { bom: true, columns: true, skip_empty_lines: true, trim: true, info: true });
+    for await (const { record, lines } of parser as AsyncIterable<{ record: string[]; lines: number }>) {
+      if (!header) {
+        header = new CsvHeader(record.map(normalize));
+        continue;
+      }
+      if (record.length !== header.names.length) {
+        issues.push({ file, line: lines, field: '(row)', message: `has ${record.length} fields; the header names ${header.names.length}` });
+        continue;
+      }
+      // `lines` is the line a record ends on; count back over the newlines inside quoted values.
+      let extraLines = 0;
+      for (const value of record) {
+        if (value.includes('\n')) extraLines += value.split('\n').length - 1;
+      }
+      const values = new CsvRecord(header, record);
+      batch.push({ file, line: lines - extraLines, entity, values });
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
+    }
   } catch (error) {
     const line = (error as { lines?: number }).lines ?? 0;
     issues.push({ file, line, field: '(file)', message: `not valid CSV: ${(error as Error).message}` });
-    return [];
+  } finally {
+    input.destroy();
   }
-  // info.lines is the line a record ends on; count back over the newlines inside quoted values.
-  return records.map(({ record, info }) => {
-    const values = new Map<string, unknown>();
-    let extraLines = 0;
-    for (const [key, value] of Object.entries(record)) {
-      values.set(normalize(key), value);
-      extraLines += (value.match(/\n/g) ?? []).length;
-    }
-    return { file, line: info.lines - extraLines, entity, values };
-  });
+  if (batch.length > 0) yield batch;
 }
 
 function readJson(file: string, stem: string, text: string, issues: ImportIssue[]): SourceRow[] {

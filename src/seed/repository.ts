@@ -250,8 +250,12 @@ export async function inWriteTransaction<R>(db: Db, work: (conn: Conn) => Promis
  * while sampled statistics (analysis_limit) sent the custom-field values of a page of 100 records
  * through the definition index, 27 ms a page instead of 0.5 ms on a 50,000 account firm.
  */
-export async function analyze(db: Db): Promise<void> {
-  if (db.dialect === 'postgres') await sql`analyze`.execute(db.kysely);
+export async function analyze(db: Db, tables?: readonly TableName[]): Promise<void> {
+  if (db.dialect !== 'postgres') return;
+  // A bare ANALYZE reads every table of the database, other schemas' included.
+  if (tables) {
+    if (tables.length > 0) await sql`analyze ${sql.join(tables.map((t) => sql.table(t)))}`.execute(db.kysely);
+  } else await sql`analyze`.execute(db.kysely);
 }
 
 export async function firmCodeTaken(conn: Conn, code: string): Promise<boolean> {
@@ -334,9 +338,12 @@ async function allocateIds(conn: Conn, dialect: Db['dialect'], table: TableName,
     const top = rows[0]?.top ?? 0;
     return Array.from({ length: count }, (_, i) => top + 1 + i);
   }
-  const { rows } = await sql<{ id: number }>`
-    select nextval(pg_get_serial_sequence(${table}, 'id')) as id from generate_series(1, ${count}::int) order by 1`.execute(conn);
-  return rows.map((r) => Number(r.id));
+  // One row holding an array: a row per id cost the driver more than the sequence (2.1 s of a
+  // 10,000 household advisory seed went to parsing 447,000 one-id rows).
+  const { rows } = await sql<{ ids: string }>`
+    select array_to_string(array_agg(id order by id), ',') as ids
+    from (select nextval(pg_get_serial_sequence(${table}, 'id')) as id from generate_series(1, ${count}::int)) as drawn`.execute(conn);
+  return (rows[0]?.ids ?? '').split(',').map(Number);
 }
 
 export type { ChunkRows, FirmRows };

@@ -150,7 +150,7 @@ describeEachDatabase('representatives (sections 2.13, 4.7)', (database) => {
   });
 
   it('refuses a broker/dealer that is unknown or another firm\'s, and a duplicate number', async () => {
-    const before = (await call('GET', '/api/Portfolio/Representatives?$top=1000')).headers['x-total-count'];
+    const before = (await call('GET', '/api/Portfolio/Representatives?$top=1000&$count=true')).headers['x-total-count'];
     const unknown = await create(await filled({ brokerDealerId: 999999 }));
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().errors).toEqual([{ field: 'portfolio.brokerDealerId', message: 'broker/dealer 999999 does not exist' }]);
@@ -160,7 +160,7 @@ describeEachDatabase('representatives (sections 2.13, 4.7)', (database) => {
     const duplicate = await create(await filled({ number: 'R-alpha' }));
     expect(duplicate.statusCode).toBe(400);
     expect(duplicate.json().errors).toEqual([{ field: 'portfolio.number', message: 'R-alpha is already used by another representative' }]);
-    expect((await call('GET', '/api/Portfolio/Representatives?$top=1000')).headers['x-total-count']).toBe(before);
+    expect((await call('GET', '/api/Portfolio/Representatives?$top=1000&$count=true')).headers['x-total-count']).toBe(before);
     // Numbers are unique per firm: another firm may use the same one.
     const otherFirm = await call('POST', '/api/Portfolio/Representatives/Verbose', { portfolio: { ...(await filled()), number: 'R-alpha', brokerDealerId: otherBrokerDealerId } }, 'admin', 'otherFirm');
     expect(otherFirm.statusCode).toBe(200);

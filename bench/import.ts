@@ -1,0 +1,100 @@
+/**
+ * Import throughput: `npx tsx bench/import.ts [--positions 500000] [--per-account 10]`.
+ * Generates CSV files into a temporary folder: clients, registrations and accounts for
+ * positions/per-account accounts, then a positions.csv of --positions rows. Imports them into a
+ * small seeded firm in two steps (the book, then positions.csv alone, against stored accounts)
+ * on a temporary SQLite file and, when TEST_DATABASE_URL or DATABASE_URL is set, on a fresh
+ * PostgreSQL schema. Prints rows/s and peak RSS of each step.
+ * Goal (issue 16): positions.csv loads at 200,000 rows/s or more on SQLite, in bounded memory.
+ */
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
+import { importBook } from '../src/import/index.js';
+import { seedDemoFirm } from '../src/seed/demo.js';
+
+const { values } = parseArgs({ options: { positions: { type: 'string', default: '500000' }, 'per-account': { type: 'string', default: '10' } } });
+const POSITIONS = Number(values.positions);
+const PER_ACCOUNT = Number(values['per-account']);
+const ACCOUNTS = Math.ceil(POSITIONS / PER_ACCOUNT);
+
+async function writeLines(file: string, header: string, count: number, line: (i: number) => string): Promise<void> {
+  const out = createWriteStream(file);
+  out.write(`${header}\n`);
+  for (let i = 0; i < count; i++) {
+    if (!out.write(`${line(i)}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+function rssSampler() {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
+  return () => {
+    clearInterval(timer);
+    return Math.round(Math.max(peak, process.memoryUsage.rss()) / 1024 / 1024);
+  };
+}
+
+async function run(name: string, db: Db, dir: string): Promise<void> {
+  await migrateToLatest(db);
+  const { firm } = await seedDemoFirm(db, { households: 5, seed: 3, asOf: '2025-06-30', firmCode: 'IMPORTBENCH' });
+  const rep = await db.kysely.selectFrom('representatives').select('number').where('firm_id', '=', firm.id).orderBy('id').executeTakeFirstOrThrow();
+  const tickers = (await db.kysely.selectFrom('products').select('ticker').where('firm_id', '=', firm.id).orderBy('id').execute()).map((p) => p.ticker);
+  if (tickers.length < PER_ACCOUNT) throw new Error(`the seeded firm has ${tickers.length} products; --per-account must be at most that`);
+
+  const file = (n: string) => join(dir, n);
+  await writeLines(file('clients.csv'), 'name,representative', ACCOUNTS, (i) => `Client ${i},${rep.number}`);
+  await writeLines(file('registrations.csv'), 'client,name,type', ACCOUNTS, (i) => `Client ${i},Brokerage ${i},Individual`);
+  await writeLines(file('accounts.csv'), 'number,name,custodian,client,registration,cash', ACCOUNTS, (i) => `B-${i},Account ${i},Pershing,Client ${i},Brokerage ${i},${(i % 997) + 0.25}`);
+  await writeLines(file('positions.csv'), 'account,ticker,shares,cost,acquired_date', POSITIONS, (i) => {
+    const account = Math.floor(i / PER_ACCOUNT);
+    return `B-${account},${tickers[(account + i) % PER_ACCOUNT]},${(i % 500) + 1},${(i % 9000) + 10.25},2021-0${(i % 9) + 1}-15`;
+  });
+
+  for (const [step, files] of [
+    ['clients, registrations, accounts', ['clients.csv', 'registrations.csv', 'accounts.csv']],
+    ['positions.csv', ['positions.csv']],
+  ] as const) {
+    const stopRss = rssSampler();
+    const started = performance.now();
+    const report = await importBook(db, firm.id, files.map(file));
+    const seconds = (performance.now() - started) / 1000;
+    if (!report.ok) throw new Error(`${name}: import failed: ${JSON.stringify(report.errors.slice(0, 5))}`);
+    const rows = Object.values(report.imported).reduce((a, b) => a + b, 0);
+    console.log(`${name}: ${step}: ${rows} rows in ${seconds.toFixed(1)} s = ${Math.round(rows / seconds)} rows/s (analyze included), peak RSS ${stopRss()} MiB`);
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'wealth-import-bench-'));
+try {
+  console.log(`import bench: ${ACCOUNTS} accounts, ${POSITIONS} positions (${PER_ACCOUNT} an account)`);
+  const sqlite = openDatabase({ dialect: 'sqlite', file: join(dir, 'bench.sqlite') });
+  try {
+    await run('sqlite', sqlite, dir);
+  } finally {
+    await sqlite.close();
+  }
+  const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (url) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const schema = `bench_import_${process.pid}_${Date.now()}`;
+    await admin.query(`create schema ${schema}`);
+    const db = openDatabase({ dialect: 'postgres', url, poolSize: 4 }, { schema });
+    try {
+      await run('postgres', db, dir);
+    } finally {
+      await db.close();
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+    }
+  } else console.log('postgres: skipped, set TEST_DATABASE_URL or DATABASE_URL to include it');
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
