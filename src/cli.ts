@@ -1,9 +1,9 @@
-import { parseArgs } from 'node:util';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { runImportCommand } from './import/index.js';
-import { DEMO_FIRM_CODE, type DemoCredentials, ensureCredentialsWritable, FIRM_CODE, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
+import { DEMO_FIRM_CODE, type DemoCredentials, ensureCredentialsWritable, FIRM_CODE, partnerRedirectUris, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
 import { parseProfile } from './seed/profiles.js';
 import { findFirmIdByCode } from './book/firms/repository.js';
 import { AuthRepository } from './auth/repository.js';
@@ -14,20 +14,7 @@ import { systemClock } from './shared/clock.js';
 import { guardProcess } from './shared/logger.js';
 import { progress } from './shared/progress.js';
 
-const USAGE = `wealth <command> [options]
 
-  serve   [--app all|platform|rebalancer]   serve the applications (PORT, default 8080)
-  migrate                                    bring the database schema up to date
-  seed    --demo [--households N] [--seed S] [--firm-code CODE] [--profile demo|advisory|direct-indexing]
-                                             generate a demo firm with a realistic book
-  import  --firm CODE [--json] FILE...       load a book from JSON or CSV files (all or nothing);
-                                             problems as FILE:LINE: FIELD: message, or --json
-  worker                                     work rebalance chunks (PostgreSQL; run any number)
-  users   deactivate|reactivate|reset-password --firm CODE --user NAME [--password P]
-                                             take a user's access away (tokens revoked at once),
-                                             give it back, or set a password (generated when omitted)
-
-Configuration comes from the environment; see README.md.`;
 
 function printCredentials(credentials: DemoCredentials, file: string) {
   const { firm, users, partner } = credentials;
@@ -50,22 +37,38 @@ async function withDatabase<T>(work: (db: ReturnType<typeof openDatabase>) => Pr
   }
 }
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case 'serve': {
-      const { values } = parseArgs({ args: rest, options: { app: { type: 'string' } } });
-      const env = values.app ? { ...process.env, WEALTH_APPS: values.app } : process.env;
-      const config = loadConfig(env);
+const wholeNumber = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be a whole number`);
+  return n;
+};
+
+function program(): Command {
+  const cli = new Command('wealth')
+    .description('The wealth platform: serve its two applications, manage its database, seed and import books.\nConfiguration comes from the environment (PORT, DATA_DIR, DATABASE_URL, LOG_LEVEL, …; see README.md).')
+    .showSuggestionAfterError()
+    .exitOverride();
+
+  cli
+    .command('serve')
+    .description('serve the portfolio platform and the rebalancing application (PORT, default 8080); seeds a demo firm into an empty database')
+    .addOption(new Option('--app <app>', 'which application this process serves').choices(['all', 'platform', 'rebalancer']).default('all'))
+    .action(async (options: { app: string }) => {
+      const config = loadConfig({ ...process.env, WEALTH_APPS: options.app });
       const server = await startServer(config);
       if (server.demo) printCredentials(server.demo.credentials, server.demo.file);
       else if (server.demoFile) console.log(`Demo logins and partner credentials: ${server.demoFile}`);
       const base = server.address.replace('0.0.0.0', 'localhost');
+      console.log(`Start page:               ${base}/`);
       if (config.apps !== 'rebalancer') console.log(`Portfolio platform:       ${base}${config.platformPrefix}  (docs: ${base}${config.platformPrefix}/docs)`);
-      if (config.apps !== 'platform') console.log(`Rebalancing application:  ${base}${config.rebalancerPrefix}`);
-      return -1; // keep running until a signal
-    }
-    case 'migrate': {
+      if (config.apps !== 'platform') console.log(`Rebalancing application:  ${base}${config.rebalancerPrefix}  (docs: ${base}${config.rebalancerPrefix}/docs)`);
+      keepRunning = true;
+    });
+
+  cli
+    .command('migrate')
+    .description('bring the database schema up to date')
+    .action(async () => {
       const config = loadConfig();
       const db = openDatabase(config.database);
       try {
@@ -74,58 +77,75 @@ async function main(argv: string[]): Promise<number> {
       } finally {
         await db.close();
       }
-      return 0;
-    }
-    case 'seed': {
-      const { values } = parseArgs({
-        args: rest,
-        options: { demo: { type: 'boolean' }, households: { type: 'string' }, seed: { type: 'string' }, 'firm-code': { type: 'string' }, profile: { type: 'string' } },
-      });
-      if (!values.demo) throw new UsageError('seed needs --demo');
-      const households = Number(values.households ?? 1000);
-      const seed = Number(values.seed ?? 1);
-      if (!Number.isInteger(households) || households < 0) throw new UsageError('--households must be a whole number');
-      if (!Number.isInteger(seed)) throw new UsageError('--seed must be an integer');
+    });
+
+  cli
+    .command('seed')
+    .description('generate a firm with a realistic book and print its logins (each firm gets its own credentials file in DATA_DIR)')
+    .requiredOption('--demo', 'generate a demo firm (the only kind of seed)')
+    .option('--households <n>', 'households to generate', wholeNumber('--households'), 1000)
+    .option('--seed <n>', 'random seed: the same seed gives the same book', wholeNumber('--seed'), 1)
+    .option('--firm-code <code>', 'the new firm\'s code: 1 to 32 letters, digits, - or _', DEMO_FIRM_CODE)
+    .addOption(new Option('--profile <profile>', 'book shape: demo (about 7 positions an account), advisory (20-30), direct-indexing (300-500)').choices(['demo', 'advisory', 'direct-indexing']).default('demo'))
+    .action(async (options: { households: number; seed: number; firmCode: string; profile: string }) => {
       const config = loadConfig();
-      const firmCode = values['firm-code'] ?? DEMO_FIRM_CODE;
-      if (!FIRM_CODE.test(firmCode)) throw new UsageError(`--firm-code must be 1 to 32 letters, digits, - or _; got "${firmCode}"`);
-      await ensureCredentialsWritable(config.dataDir, firmCode);
-      const meter = progress({ label: 'seeding', unit: 'households', total: households });
+      if (!FIRM_CODE.test(options.firmCode)) throw new UsageError(`--firm-code must be 1 to 32 letters, digits, - or _; got "${options.firmCode}"`);
+      await ensureCredentialsWritable(config.dataDir, options.firmCode);
+      const meter = progress({ label: 'seeding', unit: 'households', total: options.households });
       const credentials = await withDatabase((db) =>
-        seedDemoFirm(db, { households, seed, firmCode: values['firm-code'], profile: parseProfile(values.profile), onProgress: (p) => meter.update(p.households, `${p.rows} rows`) }),
+        seedDemoFirm(db, {
+          households: options.households,
+          seed: options.seed,
+          firmCode: options.firmCode,
+          profile: parseProfile(options.profile),
+          redirectUris: partnerRedirectUris(config.publicUrl, config.platformPrefix),
+          onProgress: (p) => meter.update(p.households, `${p.rows} rows`),
+        }),
       );
       const seconds = meter.finish();
-      console.log(`seeded ${households} households in ${seconds.toFixed(1)} s (${Math.round(households / seconds)} households/s)`);
+      console.log(`seeded ${options.households} households in ${seconds.toFixed(1)} s (${Math.round(options.households / seconds)} households/s)`);
       printCredentials(credentials, await writeDemoCredentials(config.dataDir, credentials));
-      return 0;
-    }
-    case 'import': {
-      const { values, positionals } = parseArgs({ args: rest, options: { firm: { type: 'string' }, json: { type: 'boolean' } }, allowPositionals: true });
-      if (!values.firm || positionals.length === 0) throw new UsageError('import needs --firm CODE and at least one file');
-      return withDatabase(async (db) => {
-        const firmId = await findFirmIdByCode(db, values.firm!);
-        if (firmId === undefined) throw new UsageError(`no firm with code ${values.firm}`);
-        return runImportCommand(db, firmId, positionals, { json: values.json });
+    });
+
+  cli
+    .command('import')
+    .description('load a book from JSON or CSV files into a firm, all or nothing (docs/import.md); each bad row is reported as FILE:LINE: FIELD: message')
+    .argument('<files...>', 'the files to load, in any order')
+    .requiredOption('--firm <code>', 'the code of the firm to load into')
+    .option('--json', 'report problems as a JSON array on stdout, for machines')
+    .action(async (files: string[], options: { firm: string; json?: boolean }) => {
+      exitCode = await withDatabase(async (db) => {
+        const firmId = await findFirmIdByCode(db, options.firm);
+        if (firmId === undefined) throw new UsageError(`no firm with code ${options.firm}`);
+        return runImportCommand(db, firmId, files, { json: options.json });
       });
-    }
-    case 'users': {
-      const [action, ...args] = rest;
-      const { values } = parseArgs({ args, options: { firm: { type: 'string' }, user: { type: 'string' }, password: { type: 'string' } } });
-      if (!['deactivate', 'reactivate', 'reset-password'].includes(action ?? '') || !values.firm || !values.user) {
-        throw new UsageError('users needs deactivate|reactivate|reset-password, --firm CODE and --user NAME');
-      }
+    });
+
+  const users = cli.command('users').description('take a user\'s access away (every token revoked at once), give it back, or set a password');
+  for (const [name, description] of [
+    ['deactivate', 'stop the user signing in and revoke every token the user holds'],
+    ['reactivate', 'let a deactivated user sign in again'],
+    ['reset-password', 'set a new password (generated when --password is omitted) and end the user\'s sessions'],
+  ] as const) {
+    const command = users.command(name).description(description).requiredOption('--firm <code>', 'the firm\'s code').requiredOption('--user <name>', 'the user name');
+    if (name === 'reset-password') command.option('--password <password>', 'the new password (at least 12 characters)');
+    command.action(async (options: { firm: string; user: string; password?: string }) => {
       const outcome = await withDatabase(async (db) => {
-        const users = new UserAdminService(new AuthRepository(db.kysely), systemClock);
-        const user = await users.userByName(values.firm!, values.user!);
+        const admin = new UserAdminService(new AuthRepository(db.kysely), systemClock);
+        const user = await admin.userByName(options.firm, options.user);
         // The CLI acts as the firm's operator, not as one of its users: no self-deactivation guard applies.
-        if (action === 'reset-password') return users.resetPassword(user.firm_id, user.id, values.password);
-        return { user: await users.setActive({ firmId: user.firm_id, userId: 0 }, user.id, action === 'reactivate') };
+        if (name === 'reset-password') return admin.resetPassword(user.firm_id, user.id, options.password);
+        return { user: await admin.setActive({ firmId: user.firm_id, userId: 0 }, user.id, name === 'reactivate') };
       });
       console.log(`${outcome.user.userName}: ${outcome.user.isActive ? 'active' : 'deactivated, every token revoked'}`);
       if ('password' in outcome && outcome.password) console.log(`new password: ${outcome.password}`);
-      return 0;
-    }
-    case 'worker': {
+    });
+  }
+
+  cli
+    .command('worker')
+    .description('work rebalance chunks from the PostgreSQL queue; run any number beside wealth serve')
+    .action(async () => {
       const config = loadConfig();
       if (config.database.dialect !== 'postgres') {
         throw new UsageError('wealth worker needs PostgreSQL (DATABASE_URL); on SQLite, rebalances run inside wealth serve');
@@ -153,12 +173,34 @@ async function main(argv: string[]): Promise<number> {
             );
         });
       }
-      return -1;
-    }
-    default:
-      console.log(USAGE);
-      return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+      keepRunning = true;
+    });
+
+  return cli;
+}
+
+/** Set by a command that keeps the process alive (serve, worker). */
+let keepRunning = false;
+/** Set by a command whose outcome is not plain success (import with problems). */
+let exitCode = 0;
+
+async function main(argv: string[]): Promise<number> {
+  const cli = program();
+  if (argv.length === 0) {
+    // A bare `wealth` is a mistake, not a request for help: show it, and say so in the exit code.
+    console.error(cli.helpInformation());
+    return 2;
   }
+  try {
+    await cli.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with code 0; misuse was already reported in one line.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    throw error;
+  }
+  return keepRunning ? -1 : exitCode;
 }
 
 class UsageError extends Error {}
