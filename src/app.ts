@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController, type RouteOptions } from 'fastify';
 import type { AppConfig } from './config.js';
 import type { Db } from './db/database.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -47,6 +47,17 @@ function loggerOptions(config: AppConfig, stream: AppDeps['logStream']): Fastify
   };
 }
 
+/** One log line per request, written when it is answered (Fastify's own writes two: incoming and completed). */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const line = { req: request, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else request.log.info(line, 'request');
+  }
+}
+
 /** Builds the whole service from a config; the server and the tests build the same app. */
 export async function buildApp({ config, db, clock = systemClock, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -55,12 +66,8 @@ export async function buildApp({ config, db, clock = systemClock, logStream }: A
     routerOptions: { caseSensitive: false, ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     bodyLimit: 20 * 1024 * 1024,
     return503OnClosing: true,
-    // One line per request, written when it is answered (Fastify's own logging writes two).
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ req: request, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
-  });
 
   const routeCatalog: RouteOptions[] = [];
   app.decorate('routeCatalog', routeCatalog);
