@@ -42,9 +42,6 @@ export async function startServer(config: AppConfig): Promise<StartedServer> {
   const app = await buildApp({ config, db });
   guardProcess(app.log);
   const address = await app.listen({ port: config.port, host: config.host });
-  // The listen lines are written before the caller prints its banner, not into the middle of it.
-  const log = app.log as FastifyInstance['log'] & { flush?: (done: () => void) => void };
-  await new Promise<void>((resolve) => (log.flush ? log.flush(() => resolve()) : resolve()));
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
