@@ -12,7 +12,21 @@ const TokenResponse = Type.Object({
   refresh_token: Type.Optional(Type.String({ description: 'One-time use; rotates on every refresh' })),
 });
 const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Type.String() }, { description: 'OAuth error: a code such as invalid_grant, and what went wrong in words' });
-const Params = Type.Record(Type.String(), Type.Unknown());
+// Section 5.3 lets the code exchange carry its fields in the query; named here so the document (and
+// the typed client) shows them. Other parameters are passed through to the OAuth checks.
+const param = (description: string) => Type.Optional(Type.String({ description }));
+const Params = Type.Object(
+  {
+    grant_type: param('authorization_code or refresh_token'),
+    code: param('The authorization code from the redirect'),
+    redirect_uri: param('The redirect URI of the authorization request, URL-encoded'),
+    response_type: param('code'),
+    client_id: param('The partner\'s client id'),
+    client_secret: param('The partner\'s client secret'),
+    refresh_token: param('A refresh token, for the refresh grant'),
+  },
+  { additionalProperties: true },
+);
 const TokenHeaders = Type.Object({
   authorization: Type.Optional(Type.String({ description: 'Basic user:password (login), Bearer <refresh token>, or Basic client_id:client_secret with grant_type' })),
   client_id: Type.Optional(Type.String()),
