@@ -104,7 +104,8 @@ describeEachDatabase('the notification of a finished rebalance, exactly once', (
     const notes = await notesOf(batchId);
     expect(notes).toHaveLength(1);
     expect(notes[0]!.subject).toBe(`Rebalance batch ${batchId} Failed`);
-    expect(notes[0]!.body).toContain('A part of the batch failed 3 times: boom');
+    // Both calls race on their own connections; whichever fails the batch first gives the reason.
+    expect(notes[0]!.body).toMatch(/A part of the batch failed 3 times: boom|again/);
     expect(await status(batchId)).toBe('Failed');
   });
 
