@@ -40,6 +40,7 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     db,
     clock,
     auth,
+    authRepository,
     oauth: new OAuthService(
       authRepository,
       auth,
@@ -56,6 +57,7 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
       new PortfolioCompatRepository(db.kysely),
       { clients: verboseOf(clients), registrations: verboseOf(registrations), accounts: verboseOf(accounts) },
       customFields.customFieldDefinitions,
+      authRepository,
     ),
     ...customFields,
     ...createRepresentativeServices(db.kysely),

@@ -195,6 +195,18 @@ export class AuthRepository {
     return this.db.selectFrom('partner_apps').selectAll().where('id', '=', clientId).executeTakeFirst();
   }
 
+  /** The user a token belongs to, with role and firm: what both applications answer to "who am I". */
+  signedInUser(firmId: number, userId: number) {
+    return this.db
+      .selectFrom('users as u')
+      .innerJoin('roles as r', 'r.id', 'u.role_id')
+      .innerJoin('firms as f', 'f.id', 'u.firm_id')
+      .select(['u.id', 'u.user_name', 'u.display_name', 'u.email', 'u.kind', 'u.is_active', 'u.created_at', 'r.id as role_id', 'r.name as role_name', 'f.id as firm_id', 'f.name as firm_name', 'f.code as firm_code'])
+      .where('u.firm_id', '=', firmId)
+      .where('u.id', '=', userId)
+      .executeTakeFirst();
+  }
+
   /** The active partner app a firm lets Basic-only logins go through, if the firm allows them. */
   basicLoginAppOf(firmId: number) {
     return this.db

@@ -37,7 +37,7 @@ export const rebalancerApp: FastifyPluginAsync<{ services: Services; basePath: s
   await app.register(healthRoutes, { db: services.db });
   await app.register(async (secured) => {
     requireAuthentication(secured, services.auth, 'rebalancer');
-    await secured.register(rebalancerAuthRoutes, { auth: services.auth, users: new RebalancerUserRepository(services.db.kysely) });
+    await secured.register(rebalancerAuthRoutes, { auth: services.auth, accounts: services.authRepository, users: new RebalancerUserRepository(services.db.kysely) });
     await secured.register(priorityRoutes);
     await secured.register(rebalancerDataRoutes, { db: services.db.kysely, clock: services.clock });
     await secured.register(tradeBlockDetailsV2Routes, { details: services.rebalancerTradeBlocks });

@@ -174,14 +174,4 @@ export class PortfolioCompatRepository {
     return query.orderBy('t.trade_date', 'desc').orderBy('t.id', 'desc').limit(page.top).offset(page.skip).execute();
   }
 
-  user(firmId: number, userId: number) {
-    return this.db
-      .selectFrom('users as u')
-      .innerJoin('firms as f', 'f.id', 'u.firm_id')
-      .innerJoin('roles as r', 'r.id', 'u.role_id')
-      .select(['u.id', 'u.user_name', 'u.display_name', 'u.email', 'u.kind', 'u.is_active', 'f.id as firm_id', 'f.name as firm_name', 'f.code as firm_code', 'r.name as role_name'])
-      .where('u.firm_id', '=', firmId)
-      .where('u.id', '=', userId)
-      .executeTakeFirst();
-  }
 }

@@ -1,3 +1,4 @@
+import type { AuthRepository } from '../../auth/repository.js';
 import type { Principal } from '../../auth/service.js';
 import { notFound, validationError } from '../../shared/errors.js';
 import { centsToDollars, marketValueCents, microsToPrice, microsToShares } from '../../shared/money.js';
@@ -59,6 +60,7 @@ export class PortfolioCompatService {
     private readonly repository: PortfolioCompatRepository,
     private readonly verbose: VerboseReads,
     private readonly definitions: CustomFieldDefinitions,
+    private readonly users: Pick<AuthRepository, 'signedInUser'>,
   ) {}
 
   async searchClients(actor: Principal, query: SearchQuery) {
@@ -189,7 +191,7 @@ export class PortfolioCompatService {
   }
 
   async user(actor: Principal) {
-    const user = await this.repository.user(actor.firmId, actor.userId);
+    const user = await this.users.signedInUser(actor.firmId, actor.userId);
     if (!user) throw notFound('user', actor.userId);
     return {
       loginUserId: user.user_name,

@@ -5,6 +5,7 @@ import { principalOf } from '../../auth/hook.js';
 import type { AuthService } from '../../auth/service.js';
 import { notFound } from '../../shared/errors.js';
 import type { RebalancerUserRepository } from './user-repository.js';
+import type { AuthRepository } from '../../auth/repository.js';
 
 const RebalancerToken = Type.Object({
   eclipse_access_token: Type.String({ description: 'The rebalancer token; send it as Authorization: Session <token>' }),
@@ -30,13 +31,13 @@ const SignedInUser = Type.Object(
   { examples: [{ id: 66, name: 'Demo Unit', userLoginId: 'demo@firm', email: null, status: 1, role: { id: 1, name: 'Administrator', privileges: ['portfolio.read'] }, team: [], firmId: 1, firmName: 'Firm', isDeleted: 0, createdOn: '2026-01-02T00:00:00.000Z' }] },
 );
 
-export const rebalancerAuthRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; users: RebalancerUserRepository }> = async (app, { auth, users }) => {
+export const rebalancerAuthRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; accounts: AuthRepository; users: RebalancerUserRepository }> = async (app, { auth, accounts, users }) => {
   app.get(
     '/v1/admin/authorization/user',
     { config: { tokenOnly: true }, schema: { tags: ['Authentication'], summary: 'The user the token belongs to (the source system\'s client reads userLoginId)', description: 'Answers the user the rebalancer token was issued to, including the `userLoginId` the source system\'s client reads to check a login worked.', response: responses({ 200: SignedInUser }, [401]) } },
     async (request) => {
       const principal = principalOf(request);
-      const user = await users.user(principal.firmId, principal.userId);
+      const user = await accounts.signedInUser(principal.firmId, principal.userId);
       if (!user) throw notFound('user', principal.userId);
       return {
         id: user.id,

@@ -1,20 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
-/** The signed-in user as the rebalancing application describes it: user, role, firm and teams. */
+/** The teams of the signed-in user, which the rebalancing application adds to its answer of who the user is. */
 export class RebalancerUserRepository {
   constructor(private readonly db: Kysely<Database>) {}
-
-  user(firmId: number, userId: number) {
-    return this.db
-      .selectFrom('users as u')
-      .innerJoin('roles as r', 'r.id', 'u.role_id')
-      .innerJoin('firms as f', 'f.id', 'u.firm_id')
-      .select(['u.id', 'u.user_name', 'u.display_name', 'u.email', 'u.is_active', 'u.created_at', 'r.id as role_id', 'r.name as role_name', 'f.id as firm_id', 'f.name as firm_name'])
-      .where('u.firm_id', '=', firmId)
-      .where('u.id', '=', userId)
-      .executeTakeFirst();
-  }
 
   async teams(firmId: number, userId: number) {
     const rows = await this.db
