@@ -4,6 +4,7 @@ import { notFound, validationError } from '../../shared/errors.js';
 import { centsToDollars, marketValueCents, microsToPrice, microsToShares } from '../../shared/money.js';
 import type { CustomFieldDefinitions } from '../custom-fields/service.js';
 import type { CustomFieldLevel, DefinitionRecord } from '../custom-fields/schemas.js';
+import { heldValueCents } from '../holding-values.js';
 import { REGISTRATION_TYPES, registrationTypeOf } from '../registration-types.js';
 import { type Expand, type VerboseService } from '../service.js';
 import type { Page, PortfolioCompatRepository } from './repository.js';
@@ -216,9 +217,7 @@ export class PortfolioCompatService {
   }
 
   private async withValues(firmId: number, rows: AccountRow[]) {
-    const positions = await this.repository.positionsOfAccounts(firmId, rows.map((r) => r.id));
-    const held = new Map<number, number>();
-    for (const p of positions) held.set(p.account_id, (held.get(p.account_id) ?? 0) + (valueCents(p) ?? 0));
+    const held = heldValueCents(await this.repository.positionsOfAccounts(firmId, rows.map((r) => r.id)));
     return rows.map((a) => ({
       id: a.id,
       number: a.number,

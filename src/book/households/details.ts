@@ -1,4 +1,5 @@
-import { centsToDollars, marketValueCents } from '../../shared/money.js';
+import { centsToDollars } from '../../shared/money.js';
+import { heldValueCents } from '../holding-values.js';
 import type { HouseholdDetailsRepository } from './repository.js';
 import type { HouseholdDetails } from './schemas.js';
 
@@ -50,11 +51,8 @@ export async function withHouseholdDetails<H extends { id: number; name: string;
     repository.representativesOf(firmId, [...new Set(households.map((h) => h.representativeId))]),
     repository.surveysOf(firmId, ids),
   ]);
-  const holdings = new Map<number, number>();
   const accountIds = accounts.map((a) => a.id);
-  for (const h of accountIds.length === 0 ? [] : await repository.pricedHoldingsOf(firmId, accountIds)) {
-    holdings.set(h.account_id, (holdings.get(h.account_id) ?? 0) + marketValueCents(Number(h.shares_micros), Number(h.price_micros)));
-  }
+  const holdings = heldValueCents(accountIds.length === 0 ? [] : await repository.pricedHoldingsOf(firmId, accountIds));
   const representativeName = new Map(representatives.map((r) => [r.id, r.name]));
   const survey = new Map(surveys.map((s) => [s.household_id, s]));
 

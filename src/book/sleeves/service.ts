@@ -1,6 +1,7 @@
 import { type Clock, isoNow } from '../../shared/clock.js';
 import { notFound, validationFailed } from '../../shared/errors.js';
-import { centsToDollars, marketValueCents } from '../../shared/money.js';
+import { centsToDollars } from '../../shared/money.js';
+import { heldValueCents } from '../holding-values.js';
 import type { Actor } from '../../trade-blocks/writes.js';
 import type { SleeveDoNotTrade } from './do-not-trade.js';
 import { type ProcessPlan, type SleeveWrite, planProcess } from './process.js';
@@ -85,12 +86,8 @@ export class SleeveService {
 
   private async record(firmId: number, loaded: Loaded): Promise<SleeveRegistrationRecord> {
     const sleeves = sleevesOf(loaded);
-    const values = new Map(sleeves.map((s) => [s.account.id, Number(s.account.cash_cents)]));
-    for (const h of await this.repository.holdingsOf(firmId, [...values.keys()])) {
-      // An unpriced position has no value to show; the rebalance reports it as an error instead.
-      if (h.price_micros === null) continue;
-      values.set(h.account_id, values.get(h.account_id)! + marketValueCents(Number(h.shares_micros), Number(h.price_micros)));
-    }
+    const held = heldValueCents(await this.repository.holdingsOf(firmId, sleeves.map((s) => s.account.id)));
+    const values = new Map(sleeves.map((s) => [s.account.id, Number(s.account.cash_cents) + (held.get(s.account.id) ?? 0)]));
     const normalTotal = sleeves.filter((s) => !s.system).reduce((sum, s) => sum + values.get(s.account.id)!, 0);
     const selfDirected = (s: Sleeve) => !s.system && s.row?.self_directed === 1;
     const names = new Map((await this.repository.models(firmId, [...new Set(sleeves.map((s) => s.account.model_id).filter(defined))])).map((m) => [m.id, m.name]));
