@@ -184,6 +184,8 @@ export interface AccountTable extends Audit {
   sleeve_target_pct: number | null;
   sleeve_tolerance_lower: number | null;
   sleeve_tolerance_upper: number | null;
+  /** Taxable, TaxDeferred or TaxExempt; null: from the registration type (src/book/registration-types.ts). */
+  tax_status: string | null;
 }
 
 export interface ProductTable extends Audit {
@@ -199,6 +201,9 @@ export interface ProductTable extends Audit {
   price_date: string | null;
   is_cash: Flag;
   allows_fractional: Flag;
+  /** Products of one group are "substantially identical" for wash sales; null: only itself. */
+  wash_sale_group: string | null;
+  harvest_replacement_product_id: number | null;
 }
 
 export interface ProductPriceTable {
@@ -431,8 +436,13 @@ export interface TradeOrderTable {
   amount_cents: number;
   price_micros: number;
   reason: string;
-  status: 'Open' | 'Cancelled';
+  status: 'Open' | 'Cancelled' | 'Executed';
   created_at: string;
+  /** JSON array of the tax lots a sell in a taxable account plans to relieve (tax-aware runs only). */
+  lots: string | null;
+  short_term_gain_cents: number | null;
+  long_term_gain_cents: number | null;
+  executed_at: string | null;
 }
 
 export interface BatchTable {
@@ -528,6 +538,38 @@ export interface SetAsideCashTable extends Audit {
   expired_by: string | null;
   amount_expired_cents: number;
   is_deleted: Flag;
+}
+
+/** One executed sale of one lot slice: a household's realized gains and its recent loss sales. */
+export interface RealizedSaleTable {
+  id: Id;
+  firm_id: number;
+  client_id: number;
+  account_id: number;
+  product_id: number;
+  trade_id: number | null;
+  trade_date: string;
+  acquired_date: string;
+  shares_micros: number;
+  proceeds_cents: number;
+  cost_cents: number;
+  term: 'Short' | 'Long';
+  gain_cents: number;
+  /** The part of a loss a wash sale disallows (added to the replacement lot's cost). */
+  disallowed_loss_cents: Generated<number>;
+  created_at: string;
+}
+
+export interface BatchTaxSummaryTable {
+  id: Id;
+  firm_id: number;
+  batch_id: number;
+  client_id: number;
+  short_term_gain_cents: number;
+  long_term_gain_cents: number;
+  harvested_loss_cents: number;
+  wash_sale_moves: number;
+  budget_cuts: number;
 }
 
 export interface AccountTransactionTable {
@@ -773,6 +815,8 @@ export interface Database {
   sleeve_registrations: SleeveRegistrationTable;
   account_sleeves: AccountSleeveTable;
   sleeve_transfers: SleeveTransferTable;
+  realized_sales: RealizedSaleTable;
+  batch_tax_summaries: BatchTaxSummaryTable;
 }
 
 export type { ColumnType };

@@ -13,6 +13,7 @@ import { sessionGrace } from './0011_session_grace.js';
 import { basicLoginApp } from './0014_basic_login_app.js';
 import { systemReasons } from './0012_system_reasons.js';
 import { modelSecurityPriorities } from './0013_model_security_priorities.js';
+import { taxAware } from './0015_tax_aware.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0012_system_reasons': systemReasons,
   '0013_model_security_priorities': modelSecurityPriorities,
   '0014_basic_login_app': basicLoginApp,
+  '0015_tax_aware': taxAware,
 };
 
 export const migrationProvider: MigrationProvider = {
