@@ -9,6 +9,9 @@ import { errorResult, finishState } from './result.js';
 import { releaseState, type AccountState } from './state.js';
 import type { AccountResult, AccountSnapshot, RebalanceOptions, TradeBlock } from './types.js';
 import { activeTradeBlock } from './values.js';
+import { harvestLosses } from './tax/harvest.js';
+import { taxNotes } from './tax/notes.js';
+import type { TaxPlan } from './tax/plan.js';
 
 /** Rebalances one account. Pure: the same snapshot and options always give the same result. */
 export function rebalanceAccount(snapshot: AccountSnapshot, options: RebalanceOptions): AccountResult {
@@ -24,10 +27,10 @@ function blockText(b: TradeBlock): string {
  * `cashAdjustment` moves cash in or out before the rebalance (sleeve
  * transfers); `outerBlock` is a registration block found by the caller.
  */
-export function runAccount(snap: AccountSnapshot, options: RebalanceOptions, cashAdjustment: number, outerBlock: TradeBlock | null): AccountResult {
+export function runAccount(snap: AccountSnapshot, options: RebalanceOptions, cashAdjustment: number, outerBlock: TradeBlock | null, tax: TaxPlan | null = null): AccountResult {
   const settings = settingsOf(options, snap);
   const block = outerBlock ?? activeTradeBlock(snap.tradeBlocks, snap.accountId, snap.registrationId);
-  const st = buildState(snap, settings, cashAdjustment);
+  const st = buildState(snap, settings, cashAdjustment, tax);
   if (block) {
     const warning = { accountId: snap.accountId, severity: 'Warning' as const, code: 'TRADE_BLOCKED', message: blockText(block) };
     // A blocked account is not being traded, so data problems that would stop
@@ -54,6 +57,8 @@ export function runAccount(snap: AccountSnapshot, options: RebalanceOptions, cas
       result = finishState(st);
     }
   }
+  // The result holds the state's message list, so the notes land in it.
+  if (st.tax !== null) taxNotes(st);
   return done(st, result);
 }
 
@@ -67,7 +72,12 @@ type Phase = (s: AccountState) => void;
 function plan(st: AccountState): void {
   let buys: Phase | null = null;
   switch (st.settings.reason) {
+    case 'TaxLossHarvest':
+      harvestLosses(st);
+      return;
     case 'NeedReview':
+      // Harvest first (a no-op without harvestLosses), then rebalance the result.
+      if (st.tax !== null) harvestLosses(st);
       needReviewSells(st);
       buys = needReviewBuys;
       break;

@@ -7,6 +7,8 @@ import { AccountState, newHolding, newLine, type Holding, type Line, type Settin
 import { BuyPriority, SellPriority, type AccountSnapshot, type Position, type RebalanceOptions } from './types.js';
 import { countedItems, protectedCash } from './values.js';
 import { mightTradeAgain } from './needreview.js';
+import { holdingLots } from './tax/holding-lots.js';
+import { groupOf, type TaxPlan } from './tax/plan.js';
 
 export function settingsOf(opts: RebalanceOptions, snap: AccountSnapshot): Settings {
   const counted = countedItems(opts.assetValues ?? 'PendingTransactionsAndOrders', snap.firmDefaultAssetValues);
@@ -38,8 +40,9 @@ function lossSharesOf(p: Position, price: number): number {
 }
 
 /** Builds the state; `failed` is set, with an Error message, when the account cannot be rebalanced. */
-export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjustment: number): AccountState {
+export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjustment: number, tax: TaxPlan | null = null): AccountState {
   const st = new AccountState(snap, settings);
+  st.tax = tax;
   const model = snap.model;
   if (!model && settings.reason !== 'Withdraw100Pct') {
     st.message('Error', 'NO_MODEL', `account ${snap.accountId} has no model; it cannot be rebalanced`);
@@ -115,6 +118,10 @@ export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjust
 
   if (tpl) {
     for (let i = 0; i < modelLines; i++) chooseBuyProduct(st, tpl, st.lines[i] as Line, i);
+  }
+  if (tax !== null) {
+    st.template = tpl;
+    if (tax.taxable) holdingLots(st, tax);
   }
   for (const line of st.lines) if (line.holdings.length > 1) line.holdings.sort(sellOrder);
 
@@ -217,6 +224,11 @@ function sellOrder(a: Holding, b: Holding): number {
 }
 
 function chooseBuyProduct(st: AccountState, tpl: LineTemplate, line: Line, index: number): void {
+  pickBuyProduct(st, tpl, line, index);
+  if (st.tax !== null && st.tax.noBuyGroups.size > 0) avoidWashBuy(st, tpl, line, index, st.tax.noBuyGroups);
+}
+
+function pickBuyProduct(st: AccountState, tpl: LineTemplate, line: Line, index: number): void {
   const spec = tpl.lines[index];
   if (!spec || spec.buyable.length === 0) return;
   if (!spec.hasPreferred) {
@@ -241,4 +253,26 @@ function chooseBuyProduct(st: AccountState, tpl: LineTemplate, line: Line, index
   line.buyProduct = product;
   line.buyPriority = buyPriorityOf(tpl, chosen);
   line.buyDecimals = shareDecimals(product, st.settings.rounding);
+}
+
+/**
+ * Wash-sale rules 1 and 3: a buy of a group the household sold at a loss in the last 30 days (or
+ * in this batch) moves to the line's next buyable member outside those groups; with none the line
+ * buys nothing and its money stays in cash (reported by tax/notes.ts).
+ */
+function avoidWashBuy(st: AccountState, tpl: LineTemplate, line: Line, index: number, blocked: ReadonlySet<string>): void {
+  const original = line.buyProduct;
+  if (!original || !blocked.has(groupOf(original))) return;
+  line.washMovedFrom = original;
+  line.buyProduct = null;
+  const spec = tpl.lines[index];
+  for (const id of spec?.buyable ?? []) {
+    const product = tpl.memberOf.get(id)?.product;
+    if (!product || blocked.has(groupOf(product))) continue;
+    line.buyProduct = product;
+    line.buyPriority = buyPriorityOf(tpl, id);
+    line.buyDecimals = shareDecimals(product, st.settings.rounding);
+    return;
+  }
+  line.washBlocked = true;
 }

@@ -5,6 +5,7 @@
 import { resetBuys } from './buys.js';
 import { formatDollars } from './money.js';
 import type { AccountState, Holding, Line } from './state.js';
+import { retally } from './tax/caps.js';
 
 function dropSell(st: AccountState, h: Holding, why: string): void {
   st.message('Warning', 'TRADE_DROPPED', `sell ${h.sold} ${h.product.ticker} (${formatDollars(h.soldCents / 100)}) dropped: ${why}`, h.product.id);
@@ -14,6 +15,7 @@ function dropSell(st: AccountState, h: Holding, why: string): void {
   h.sold = 0;
   h.soldCents = 0;
   h.reason = '';
+  if (h.lots !== null) retally(h);
 }
 
 function dropBuy(st: AccountState, line: Line, why: string): void {

@@ -6,3 +6,5 @@ export { toCents, roundCents, shareDecimals } from './money.js';
 export { protectedCash, isSetAsideActive, activeTradeBlock } from './values.js';
 export { tradesAsOpenOrders, applyTrades } from './replay.js';
 export * from './types.js';
+export { rebalanceHousehold } from './tax/household.js';
+export { orderLots, relieve, sliceOf, isLongTerm, type LotSlice } from './tax/lots.js';

@@ -46,7 +46,26 @@ export function needReviewSells(st: AccountState): void {
     }
   }
   const short = st.cashTarget - (st.cashNow() - wanted);
-  if (short > CENT) st.cashShort = raiseCash(st, short, Why.CashShort, Why.CashShortHardToSell) > HALF_CENT;
+  if (short > CENT) st.cashShort = raiseNeededCash(st, short);
+}
+
+/**
+ * Raises `short` dollars. In a tax-aware run, cash below its target is cash that is needed:
+ * wash-sale rule 2 gives way while that part is raised (with a Warning), not while the buys to
+ * come are funded.
+ */
+function raiseNeededCash(st: AccountState, short: number): boolean {
+  const tax = st.tax;
+  if (tax === null) return raiseCash(st, short, Why.CashShort, Why.CashShortHardToSell) > HALF_CENT;
+  const below = Math.min(short, st.cashTarget - st.cashNow());
+  let left = short;
+  if (below > CENT) {
+    tax.forcingWash = true;
+    left -= below - raiseCash(st, below, Why.CashShort, Why.CashShortHardToSell);
+    tax.forcingWash = tax.forceBudget;
+  }
+  if (left > CENT) left = raiseCash(st, left, Why.CashShort, Why.CashShortHardToSell);
+  return left > HALF_CENT;
 }
 
 // After the buys: the cents the buys cost above their dollars (each is rounded
@@ -59,7 +78,7 @@ function topUp(st: AccountState, drift: Line[]): void {
   if (wanted <= 0) return;
   const short = st.cashTarget - (st.cashNow() - wanted);
   if (short <= CENT) return;
-  st.cashShort = raiseCash(st, short, Why.CashShort, Why.CashShortHardToSell) > HALF_CENT;
+  st.cashShort = raiseNeededCash(st, short);
   allocateBuys(st, drift, Why.Drift);
 }
 

@@ -2,6 +2,7 @@
 // ticker then product id), weights before and after, and the cash summary.
 
 import type { AccountState } from './state.js';
+import { sellLots } from './tax/trade-lots.js';
 import type { AccountResult, EngineMessage, RebalanceType, Trade, WeightRow } from './types.js';
 
 function byTicker(a: Trade, b: Trade): number {
@@ -24,7 +25,9 @@ export function finishState(st: AccountState): AccountResult {
     for (const h of line.holdings) {
       v += (h.shares - h.sold) * h.price;
       if (h.sold > 0) {
-        sells.push({ accountId, productId: h.product.id, ticker: h.product.ticker, side: 'Sell', shares: h.sold, estimatedAmount: h.soldCents / 100, price: h.price, reason: h.reason });
+        const sell: Trade = { accountId, productId: h.product.id, ticker: h.product.ticker, side: 'Sell', shares: h.sold, estimatedAmount: h.soldCents / 100, price: h.price, reason: h.reason };
+        const lots = h.lots === null ? null : sellLots(h, h.price);
+        sells.push(lots === null ? sell : { ...sell, ...lots });
       }
     }
     const bp = line.buyProduct;

@@ -4,7 +4,7 @@
 
 import { ceilShares, floorShares, unitOf } from './money.js';
 import type { WhyCode } from './reasons.js';
-import { recordSell, sellableShares, type AccountState, type Holding, type Line } from './state.js';
+import { prioritySellable, recordSell, sellableShares, type AccountState, type Holding, type Line } from './state.js';
 
 export const HALF_CENT = 0.005;
 /**
@@ -28,8 +28,9 @@ export function floorWithMargin(dollars: number, price: number, decimals: number
 export function sellFromHolding(st: AccountState, h: Holding, dollars: number, roundUp: boolean, allowHardToSell: boolean, why: WhyCode): number {
   if (dollars <= HALF_CENT) return 0;
   const cap = sellableShares(h, allowHardToSell);
-  if (cap <= 0) return 0;
   let s = roundUp ? ceilShares(dollars / h.price, h.decimals) : floorWithMargin(dollars, h.price, h.decimals);
+  if (h.tax !== null && s > cap) noteTaxCut(h, s, cap, allowHardToSell);
+  if (cap <= 0) return 0;
   if (s > cap) s = cap;
   if (s <= 0) return 0;
   const before = h.line.now;
@@ -70,8 +71,25 @@ export function sellFromLine(
 export function sellAllOfLine(st: AccountState, line: Line, allowHardToSell: boolean, why: WhyCode): void {
   for (const h of line.holdings) {
     const cap = sellableShares(h, allowHardToSell);
+    if (h.tax !== null) noteTaxCut(h, prioritySellable(h, allowHardToSell), cap, allowHardToSell);
     if (cap > 0) recordSell(st, h, cap, why);
   }
+}
+
+/**
+ * Remembers that the tax rules kept a sell of `wanted` shares down to `cap`: the budget when the
+ * wash-sale rule alone would have allowed more, else the wash-sale rule. Reported once the plan is
+ * final (tax/notes.ts).
+ */
+function noteTaxCut(h: Holding, wanted: number, cap: number, allowHardToSell: boolean): void {
+  const byPriority = prioritySellable(h, allowHardToSell);
+  const want = wanted < byPriority ? wanted : byPriority;
+  const cut = want - (cap > 0 ? cap : 0);
+  if (cut <= 1e-9 || h.lots === null) return;
+  const plan = h.tax;
+  const unheld = (plan !== null && plan.forcingWash ? h.shares : h.freeShares) - h.sold;
+  h.taxCut = cut;
+  h.taxCutByBudget = unheld > cap + 1e-9;
 }
 
 function byOverweight(a: Line, b: Line): number {

@@ -15,6 +15,10 @@ import type {
 } from './types.js';
 import { toCents } from './money.js';
 import { reasonText, type WhyCode } from './reasons.js';
+import type { LineTemplate } from './lines.js';
+import { retally, taxCap } from './tax/caps.js';
+import type { LotSlice } from './tax/lots.js';
+import type { TaxPlan } from './tax/plan.js';
 
 export interface Settings {
   readonly reason: RebalanceType;
@@ -46,6 +50,16 @@ export class Holding {
   /** Shares that may be sold under Sell If No Gain (all shares for other priorities). */
   lossShares = 0;
   line!: Line;
+  // Tax-aware runs only (see tax/caps.ts); `tax` is null otherwise and none of these is read.
+  tax: TaxPlan | null = null;
+  lots: LotSlice[] | null = null;
+  freeShares = 0;
+  gainShort = 0;
+  gainLong = 0;
+  frozen = false;
+  /** Shares a sell wanted beyond what the tax rules let it take, and whether the budget (else rule 2) stopped it. */
+  taxCut = 0;
+  taxCutByBudget = false;
 }
 
 export class Line {
@@ -77,6 +91,11 @@ export class Line {
   buyDropped = false;
   /** Market value after the planned trades, set when the result is emitted. */
   afterValue = 0;
+  // Tax-aware runs only: the model's buy product that a wash-sale rule moved away from (or left
+  // with nothing to buy), and the buy product before a harvest put its replacement there.
+  washMovedFrom: Product | null = null;
+  washBlocked = false;
+  harvestedFrom: { product: Product | null; priority: BuyPriorityId; decimals: number } | null = null;
 }
 
 const linePool: Line[] = [];
@@ -104,6 +123,9 @@ export function newLine(key: number, ticker: string, inModel: boolean, target: n
   l.tier = 0;
   l.sellRank = 1;
   l.buyDropped = false;
+  l.washMovedFrom = null;
+  l.washBlocked = false;
+  l.harvestedFrom = null;
   return l;
 }
 
@@ -119,6 +141,14 @@ export function newHolding(product: Product, price: number, decimals: number, se
   h.sellPriority = sellPriority;
   h.lossShares = 0;
   h.line = line;
+  h.tax = null;
+  h.lots = null;
+  h.freeShares = 0;
+  h.gainShort = 0;
+  h.gainLong = 0;
+  h.frozen = false;
+  h.taxCut = 0;
+  h.taxCutByBudget = false;
   return h;
 }
 
@@ -128,7 +158,12 @@ export function releaseState(st: AccountState): void {
   while (lines.length > 0) {
     const line = lines.pop() as Line;
     const hs = line.holdings;
-    while (hs.length > 0) holdingPool.push(hs.pop() as Holding);
+    while (hs.length > 0) {
+      const h = hs.pop() as Holding;
+      h.tax = null;
+      h.lots = null;
+      holdingPool.push(h);
+    }
     line.buyProduct = null;
     linePool.push(line);
   }
@@ -161,6 +196,10 @@ export class AccountState {
   sellsFrozen = false;
   /** An Error stopped the account (no model, unpriced holding): no trades. */
   failed = false;
+  /** Tax-aware runs only: the household's rules for this account. */
+  tax: TaxPlan | null = null;
+  /** Tax-aware runs only: the model's line template (harvesting picks replacements from it). */
+  template: LineTemplate | null = null;
   constructor(
     readonly snap: AccountSnapshot,
     readonly settings: Settings,
@@ -183,6 +222,16 @@ export class AccountState {
         h.sold = 0;
         h.soldCents = 0;
         h.reason = '';
+        h.gainShort = 0;
+        h.gainLong = 0;
+        h.taxCut = 0;
+        h.frozen = false;
+      }
+      if (line.harvestedFrom) {
+        line.buyProduct = line.harvestedFrom.product;
+        line.buyPriority = line.harvestedFrom.priority;
+        line.buyDecimals = line.harvestedFrom.decimals;
+        line.harvestedFrom = null;
       }
       line.now = line.value;
       line.bought = 0;
@@ -197,6 +246,12 @@ export class AccountState {
     this.cashShort = false;
     this.sellsFrozen = false;
     this.messages.length = messageCount;
+    if (this.tax) {
+      this.tax.plannedShort = 0;
+      this.tax.plannedLong = 0;
+      this.tax.harvestedLoss = 0;
+      this.tax.lossGroups.clear();
+    }
   }
 
   message(severity: Severity, code: string, message: string, productId?: number): void {
@@ -206,6 +261,12 @@ export class AccountState {
 
 /** Shares of a holding that the current phase may sell. */
 export function sellableShares(h: Holding, allowHardToSell: boolean): number {
+  const base = prioritySellable(h, allowHardToSell);
+  return h.tax === null ? base : taxCap(h, base);
+}
+
+/** Shares the priorities alone let the current phase sell. */
+export function prioritySellable(h: Holding, allowHardToSell: boolean): number {
   const left = h.shares - h.sold;
   if (left <= 0) return 0;
   switch (h.sellPriority) {
@@ -246,6 +307,7 @@ export function recordSell(st: AccountState, h: Holding, shares: number, why: Wh
   h.soldCents = toCents(h.sold * h.price);
   st.sellCents += h.soldCents;
   h.line.now -= delta * h.price;
+  if (h.lots !== null) retally(h);
 }
 
 export function recordBuy(st: AccountState, line: Line, shares: number, why: WhyCode): void {

@@ -25,7 +25,7 @@ export const BuyPriority = {
 } as const;
 export type BuyPriorityId = (typeof BuyPriority)[keyof typeof BuyPriority];
 
-export const REBALANCE_TYPES = ['NeedReview', 'Withdraw', 'Add', 'Withdraw100Pct'] as const;
+export const REBALANCE_TYPES = ['NeedReview', 'Withdraw', 'Add', 'Withdraw100Pct', 'TaxLossHarvest'] as const;
 export type RebalanceType = (typeof REBALANCE_TYPES)[number];
 export type RoundingLogic = 'Default' | 'LowestPrice' | 'None';
 export type AssetValues = 'PendingTransactionsAndOrders' | 'Pending' | 'Current' | 'UseDefault';
@@ -41,6 +41,10 @@ export interface Product {
   readonly price: number | null;
   /** The custodian accepts fractional quantities (3 decimals under Default rounding). */
   readonly fractionalShares: boolean;
+  /** Products of one group are substantially identical for wash sales; absent: only identical to itself. */
+  readonly washSaleGroup?: string | null;
+  /** What tax-loss harvesting buys when it sells this product (before the model's equivalents). */
+  readonly harvestReplacementProductId?: number | null;
 }
 
 /**
@@ -50,10 +54,25 @@ export interface Product {
 export type ProductCatalog = ReadonlyMap<number, Product>;
 
 export interface TaxLot {
+  /** The stored lot's id; tax-aware sells name the lots they relieve by it. */
+  readonly id?: number;
   readonly shares: number;
   /** Total cost of the lot in dollars. */
   readonly costBasis: number;
   readonly acquiredOn?: string;
+}
+
+export type TaxStatus = 'Taxable' | 'TaxDeferred' | 'TaxExempt';
+export type LotSelection = 'MinTax' | 'HIFO' | 'FIFO';
+
+/** The optional tax options of a rebalance request (docs/tax-aware.md). */
+export interface TaxOptions {
+  readonly lotSelection?: LotSelection;
+  readonly avoidWashSales?: boolean;
+  /** Dollars per household for the calendar year, gains already realized included; null: no limit. */
+  readonly maxShortTermGain?: number | null;
+  readonly maxLongTermGain?: number | null;
+  readonly harvestLosses?: { readonly minLossDollars: number; readonly minLossPercent: number } | null;
 }
 
 export interface Position {
@@ -190,6 +209,8 @@ export interface AccountSnapshot {
   readonly tradeBlocks?: readonly TradeBlock[];
   /** What `assetValues = UseDefault` means for this firm. */
   readonly firmDefaultAssetValues?: Exclude<AssetValues, 'UseDefault'>;
+  /** Read by tax-aware runs only; absent means Taxable. */
+  readonly taxStatus?: TaxStatus;
 }
 
 /** The per-account options of a rebalance request (spec 2.9), amount already matched to the key. */
@@ -205,6 +226,8 @@ export interface RebalanceOptions {
   readonly assetValues?: AssetValues;
   readonly includeCustodialCash?: boolean;
   readonly useProductSubstitution?: ProductSubstitutionUse;
+  /** Present only on tax-aware runs; without it the engine ignores taxes entirely. */
+  readonly taxOptions?: TaxOptions;
 }
 
 export type Severity = 'Error' | 'Warning' | 'Info';
@@ -229,7 +252,25 @@ export interface Trade {
   /** shares × price, rounded to the cent half away from zero. */
   readonly estimatedAmount: number;
   readonly price: number;
+  /** A sentence saying why the trade exists. */
   readonly reason: string;
+  /** Tax-aware sells in taxable accounts: the lots relieved, in the order they are relieved. */
+  readonly lots?: readonly TradeLot[];
+  readonly estimatedShortTermGain?: number;
+  readonly estimatedLongTermGain?: number;
+}
+
+export interface TradeLot {
+  /** Null for shares no stored lot covers (pending buys), relieved at their price, with no gain. */
+  readonly taxLotId: number | null;
+  readonly shares: number;
+  /** Cost of the shares relieved, dollars. */
+  readonly costBasis: number;
+  readonly acquiredDate: string;
+  readonly term: 'Short' | 'Long';
+  readonly estimatedGain: number;
+  /** Sold at a loss within 30 days of a buy in the household (a forced sale): the loss will be disallowed. */
+  readonly washSale?: boolean;
 }
 
 /** One model line (a model product with its equivalents) or one non-model holding. */
@@ -303,4 +344,39 @@ export interface RegistrationResult {
   readonly transfers: readonly SleeveTransfer[];
   readonly messages: readonly EngineMessage[];
   readonly hasError: boolean;
+}
+
+/** A buy or a loss sale of the household in the last 30 days (executed, pending or an open order). */
+export interface RecentTrade {
+  readonly productId: number;
+  readonly date: string;
+  readonly kind: 'Buy' | 'LossSale';
+}
+
+/** Every account of one household (client), planned together in account id order. */
+export interface HouseholdSnapshot {
+  readonly householdId: number;
+  readonly asOfDate: string;
+  readonly accounts: readonly AccountSnapshot[];
+  /** Gains realized this calendar year before the batch, dollars. */
+  readonly realizedShortTermGain: number;
+  readonly realizedLongTermGain: number;
+  readonly recentTrades: readonly RecentTrade[];
+}
+
+export interface TaxSummary {
+  readonly householdId: number;
+  readonly shortTermGain: number;
+  readonly longTermGain: number;
+  readonly harvestedLosses: number;
+  /** Buys moved to an equivalent or left in cash by the wash-sale rules. */
+  readonly washSaleMoves: number;
+  /** Sells cut short by the gains budget. */
+  readonly budgetCuts: number;
+}
+
+export interface HouseholdResult {
+  readonly householdId: number;
+  readonly accounts: readonly AccountResult[];
+  readonly summary: TaxSummary;
 }

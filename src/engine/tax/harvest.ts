@@ -1,0 +1,130 @@
+// Tax-loss harvesting (docs/tax-aware.md): in a taxable account, sell exactly the lots whose
+// loss passes both thresholds and buy a replacement for the proceeds, so the line keeps its
+// dollars while the loss is realized. The replacement is the product's own configured one, else
+// the line's first buyable member outside the harvested groups and the groups the household may
+// not buy.
+
+import { floorShares, shareDecimals, toCents, unitOf } from '../money.js';
+import { amount as formatDollars } from './amount.js';
+import { Why } from '../reasons.js';
+import { recordBuy, recordSell, type AccountState, type Holding, type Line } from '../state.js';
+import { BuyPriority, SellPriority, type Product } from '../types.js';
+import type { LineTemplate } from '../lines.js';
+import type { LotSlice } from './lots.js';
+import { groupOf, type HarvestThresholds, type TaxPlan } from './plan.js';
+
+interface Pick {
+  readonly h: Holding;
+  readonly shares: number;
+  readonly lossShort: number;
+  readonly lossLong: number;
+}
+
+function harvestable(s: LotSlice, t: HarvestThresholds): boolean {
+  if (s.heldBack || s.id === null || !(s.gainPerShare < 0)) return false;
+  const loss = -s.gainPerShare * s.shares;
+  const cost = s.costPerShare * s.shares;
+  return loss >= t.minLossDollars - 1e-9 && cost > 0 && (loss / cost) * 100 >= t.minLossPercent - 1e-9;
+}
+
+/** Puts the harvestable lots first (each part keeps the method's order) and says what selling them realizes. */
+function pickLots(h: Holding, plan: TaxPlan, t: HarvestThresholds): Pick | null {
+  const lots = h.lots;
+  if (lots === null || h.frozen || h.sold > 0) return null;
+  if (h.sellPriority === SellPriority.DoNotSell || h.sellPriority === SellPriority.HardToSell) return null;
+  if (plan.recentBuyGroups.has(groupOf(h.product))) return null;
+  const take: LotSlice[] = [];
+  const rest: LotSlice[] = [];
+  let shares = 0;
+  let lossShort = 0;
+  let lossLong = 0;
+  for (const s of lots) {
+    if (harvestable(s, t)) {
+      take.push(s);
+      shares += s.shares;
+      if (s.long) lossLong -= s.gainPerShare * s.shares;
+      else lossShort -= s.gainPerShare * s.shares;
+    } else {
+      rest.push(s);
+    }
+  }
+  if (take.length === 0) return null;
+  h.lots = take.concat(rest);
+  return { h, shares, lossShort, lossLong };
+}
+
+function mayBuy(tpl: LineTemplate | null, product: Product | undefined, blocked: (g: string) => boolean): product is Product {
+  if (!product || !(product.price !== null && product.price > 0) || blocked(groupOf(product))) return false;
+  if (!tpl) return true;
+  if ((tpl.buy.get(product.id) ?? BuyPriority.CanBuy) === BuyPriority.DoNotBuy) return false;
+  return tpl.plan ? tpl.plan.securities.some((s) => s.productId === product.id) : !tpl.blockedBuy.has(product.id);
+}
+
+function replacementFor(st: AccountState, plan: TaxPlan, line: Line, picks: Pick[]): Product | null {
+  const harvested = new Set(picks.map((p) => groupOf(p.h.product)));
+  const blocked = (g: string) => harvested.has(g) || plan.noBuyGroups.has(g) || plan.lossGroups.has(g);
+  const tpl = st.template;
+  for (const p of picks) {
+    const id = p.h.product.harvestReplacementProductId;
+    if (id != null) {
+      const product = st.snap.products.get(id);
+      if (mayBuy(tpl, product, blocked)) return product;
+    }
+  }
+  if (!tpl || !line.inModel) return null;
+  const index = tpl.lineOf.get(line.key);
+  const spec = index === undefined ? undefined : tpl.lines[index];
+  for (const id of spec?.buyable ?? []) {
+    const product = tpl.memberOf.get(id)?.product;
+    if (mayBuy(tpl, product, blocked)) return product;
+  }
+  return null;
+}
+
+function lossText(short: number, long: number): string {
+  if (short > 0 && long > 0) return `${formatDollars(short)} short-term and ${formatDollars(long)} long-term loss`;
+  return short > 0 ? `${formatDollars(short)} short-term loss` : `${formatDollars(long)} long-term loss`;
+}
+
+export function harvestLosses(st: AccountState): void {
+  const plan = st.tax;
+  if (plan === null || plan.harvest === null || !plan.taxable) return;
+  const t = plan.harvest;
+  for (const line of st.lines) {
+    const picks: Pick[] = [];
+    for (const h of line.holdings) {
+      const pick = pickLots(h, plan, t);
+      if (pick) picks.push(pick);
+    }
+    if (picks.length === 0) continue;
+    const replacement = replacementFor(st, plan, line, picks);
+    const tickers = picks.map((p) => p.h.product.ticker).join(', ');
+    if (!replacement) {
+      for (const p of picks) {
+        st.message('Info', 'HARVEST_SKIPPED', `${lossText(p.lossShort, p.lossLong)} of ${p.h.product.ticker} not harvested: no replacement may be bought`, p.h.product.id);
+      }
+      continue;
+    }
+    let proceedsCents = 0;
+    for (const p of picks) {
+      const before = p.h.soldCents;
+      p.h.reason = `tax-loss harvest: sell the ${p.h.product.ticker} lots at a loss (${lossText(p.lossShort, p.lossLong)})`;
+      recordSell(st, p.h, p.shares, Why.Drift);
+      proceedsCents += p.h.soldCents - before;
+      plan.harvestedLoss += p.lossShort + p.lossLong;
+      plan.lossGroups.add(groupOf(p.h.product));
+      st.message('Info', 'HARVESTED', `harvested ${lossText(p.lossShort, p.lossLong)}: ${p.h.product.ticker} → ${replacement.ticker}`, p.h.product.id);
+    }
+    line.harvestedFrom = { product: line.buyProduct, priority: line.buyPriority, decimals: line.buyDecimals };
+    line.buyProduct = replacement;
+    line.buyPriority = BuyPriority.CanBuy;
+    line.buyDecimals = shareDecimals(replacement, st.settings.rounding);
+    const price = replacement.price as number;
+    let shares = floorShares(proceedsCents / 100 / price, line.buyDecimals);
+    const unit = unitOf(line.buyDecimals);
+    while (shares > 0 && toCents(shares * price) > proceedsCents) shares = Math.round((shares - unit) / unit) * unit;
+    line.buyReason = `tax-loss harvest: buy ${replacement.ticker} with the proceeds of ${tickers} to keep the model's exposure`;
+    recordBuy(st, line, shares, Why.Drift);
+    for (const other of st.lines) for (const h of other.holdings) if (h.product.id === replacement.id) h.frozen = true;
+  }
+}

@@ -1,0 +1,132 @@
+// One household, planned together (docs/tax-aware.md): its accounts in account id order share
+// the gains budget of the year, and the wash-sale rules hold across all of them. A loss sale in
+// one account stops buys of that group in every account; when an account planned earlier bought
+// what a later one sells at a loss, the household is planned again with that group barred (the
+// sale stands, the buy moves). The barred set only grows, so this ends.
+
+import { runAccount } from '../account.js';
+import { roundCents } from '../money.js';
+import type { AccountResult, AccountSnapshot, HouseholdResult, HouseholdSnapshot, Product, RebalanceOptions, TaxOptions } from '../types.js';
+import { activeTradeBlock } from '../values.js';
+import { daysBetween } from './lots.js';
+import { groupOf, newTaxPlan, type TaxPlan } from './plan.js';
+
+const WINDOW_DAYS = 30;
+
+function within30(date: string, asOf: string): boolean {
+  const d = daysBetween(date, asOf);
+  return d >= 0 && d <= WINDOW_DAYS;
+}
+
+function groupOfId(products: ReadonlyMap<number, Product>, id: number): string {
+  const p = products.get(id);
+  return p ? groupOf(p) : `p:${id}`;
+}
+
+/** Groups the household bought, and groups it sold at a loss, in the 30 days before the run. */
+function history(hh: HouseholdSnapshot): { bought: Set<string>; lossSold: Set<string> } {
+  const bought = new Set<string>();
+  const lossSold = new Set<string>();
+  const products = hh.accounts[0]?.products ?? new Map<number, Product>();
+  for (const t of hh.recentTrades) {
+    if (!within30(t.date, hh.asOfDate)) continue;
+    (t.kind === 'Buy' ? bought : lossSold).add(groupOfId(products, t.productId));
+  }
+  // A lot acquired in the last 30 days is a buy, in any account of the household.
+  for (const a of hh.accounts) {
+    for (const p of a.positions) {
+      for (const lot of p.taxLots ?? []) if (lot.acquiredOn && within30(lot.acquiredOn, hh.asOfDate)) bought.add(groupOfId(a.products, p.productId));
+    }
+  }
+  return { bought, lossSold };
+}
+
+interface Pass {
+  results: AccountResult[];
+  plans: (TaxPlan | null)[];
+  /** Groups sold at a loss in taxable accounts by this pass. */
+  lossSold: Set<string>;
+  /** Groups bought by this pass. */
+  bought: Set<string>;
+}
+
+function limit(value: number | null | undefined, realized: number): number {
+  return value === null || value === undefined ? Infinity : value - realized;
+}
+
+function planPass(hh: HouseholdSnapshot, accounts: AccountSnapshot[], optionsFor: (accountId: number) => RebalanceOptions, tax: TaxOptions, barred: ReadonlySet<string>, recentBuys: ReadonlySet<string>): Pass {
+  const avoid = tax.avoidWashSales ?? true;
+  let budgetShort = limit(tax.maxShortTermGain, hh.realizedShortTermGain);
+  let budgetLong = limit(tax.maxLongTermGain, hh.realizedLongTermGain);
+  const lossSold = new Set<string>();
+  const bought = new Set<string>();
+  const results: AccountResult[] = [];
+  const plans: (TaxPlan | null)[] = [];
+  for (const snap of accounts) {
+    const options = optionsFor(snap.accountId);
+    const noBuy = avoid ? new Set([...barred, ...lossSold]) : new Set<string>();
+    const plan = newTaxPlan({
+      options: tax,
+      reason: options.reason,
+      taxStatus: snap.taxStatus ?? 'Taxable',
+      asOfDate: snap.asOfDate,
+      budgetShort,
+      budgetLong,
+      noBuyGroups: noBuy,
+      recentBuyGroups: avoid ? recentBuys : new Set(),
+    });
+    const result = runAccount(snap, options, 0, null, plan);
+    results.push(result);
+    plans.push(plan);
+    if (!plan.taxable) {
+      for (const t of result.trades) if (t.side === 'Buy') bought.add(groupOfId(snap.products, t.productId));
+      continue;
+    }
+    budgetShort -= plan.plannedShort;
+    budgetLong -= plan.plannedLong;
+    for (const t of result.trades) {
+      const group = groupOfId(snap.products, t.productId);
+      if (t.side === 'Buy') bought.add(group);
+      else if ((t.estimatedShortTermGain ?? 0) + (t.estimatedLongTermGain ?? 0) < 0 || (t.lots ?? []).some((l) => l.estimatedGain < 0)) lossSold.add(group);
+    }
+  }
+  return { results, plans, lossSold, bought };
+}
+
+export function rebalanceHousehold(hh: HouseholdSnapshot, optionsFor: (accountId: number) => RebalanceOptions, tax: TaxOptions): HouseholdResult {
+  const accounts = [...hh.accounts].sort((a, b) => a.accountId - b.accountId);
+  const avoid = tax.avoidWashSales ?? true;
+  const past = history(hh);
+  const barred = new Set(avoid ? past.lossSold : []);
+  let pass = planPass(hh, accounts, optionsFor, tax, barred, past.bought);
+  // Rule 3: a group both sold at a loss and bought in this batch is barred and the household planned again.
+  for (let round = 0; avoid && round < 64; round++) {
+    const clash = [...pass.lossSold].filter((g) => pass.bought.has(g) && !barred.has(g));
+    if (clash.length === 0) break;
+    for (const g of clash) barred.add(g);
+    pass = planPass(hh, accounts, optionsFor, tax, barred, past.bought);
+  }
+  return { householdId: hh.householdId, accounts: pass.results, summary: summarize(hh.householdId, accounts, pass) };
+}
+
+function summarize(householdId: number, accounts: AccountSnapshot[], pass: Pass): HouseholdResult['summary'] {
+  let shortCents = 0;
+  let longCents = 0;
+  let harvested = 0;
+  let moves = 0;
+  let cuts = 0;
+  pass.plans.forEach((plan, i) => {
+    if (plan === null) return;
+    moves += plan.washMoves;
+    cuts += plan.budgetCuts;
+    if (!plan.taxable) return;
+    harvested += plan.harvestedLoss;
+    const blocked = activeTradeBlock(accounts[i]?.tradeBlocks, accounts[i]?.accountId ?? -1, accounts[i]?.registrationId);
+    if (blocked) return;
+    for (const t of pass.results[i]?.trades ?? []) {
+      shortCents += Math.round((t.estimatedShortTermGain ?? 0) * 100);
+      longCents += Math.round((t.estimatedLongTermGain ?? 0) * 100);
+    }
+  });
+  return { householdId, shortTermGain: shortCents / 100, longTermGain: longCents / 100, harvestedLosses: roundCents(harvested), washSaleMoves: moves, budgetCuts: cuts };
+}

@@ -1,0 +1,109 @@
+// Tax lots: their term, the order a sell relieves them in, and the gain of relieving a prefix of
+// that order. Shared by the planner (which lots a sell will take) and by execution (which lots a
+// sell did take), so both relieve the same lots. See docs/tax-aware.md.
+
+import type { LotSelection, TaxLot } from '../types.js';
+
+/** A lot as a sell sees it at one price. */
+export interface LotSlice {
+  readonly id: number | null;
+  readonly shares: number;
+  readonly costPerShare: number;
+  readonly acquiredOn: string;
+  readonly long: boolean;
+  /** Price minus cost per share: negative for a loss. */
+  readonly gainPerShare: number;
+  /** Held back by the wash-sale rule 2 (a loss lot of a product the household bought in the last 30 days). */
+  readonly heldBack: boolean;
+}
+
+/**
+ * Long-term when the trade date is more than one year after acquisition: on or after the day after
+ * the first anniversary. ISO dates compare as strings; a 29 February lot's anniversary is read as
+ * 28 February, so it turns long-term on 1 March.
+ */
+export function isLongTerm(acquiredOn: string, tradeDate: string): boolean {
+  const year = Number(acquiredOn.slice(0, 4)) + 1;
+  const monthDay = acquiredOn.slice(5) === '02-29' ? '02-28' : acquiredOn.slice(5);
+  return tradeDate > `${String(year).padStart(4, '0')}-${monthDay}`;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Whole days from `from` to `to` (ISO dates); negative when `to` is earlier. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+}
+
+export function sliceOf(lot: TaxLot, price: number, tradeDate: string, heldBack = false): LotSlice {
+  const acquiredOn = lot.acquiredOn ?? tradeDate;
+  const costPerShare = lot.shares > 0 ? lot.costBasis / lot.shares : 0;
+  return { id: lot.id ?? null, shares: lot.shares, costPerShare, acquiredOn, long: isLongTerm(acquiredOn, tradeDate), gainPerShare: price - costPerShare, heldBack };
+}
+
+// MinTax categories: losses first (short-term, then long-term), then no gain, then long-term
+// gains, short-term gains last, so the cheapest tax comes first.
+function minTaxCategory(s: LotSlice): number {
+  if (s.gainPerShare < -1e-9) return s.long ? 1 : 0;
+  if (s.gainPerShare <= 1e-9) return s.long ? 3 : 2;
+  return s.long ? 4 : 5;
+}
+
+function byDateThenId(a: LotSlice, b: LotSlice): number {
+  if (a.acquiredOn !== b.acquiredOn) return a.acquiredOn < b.acquiredOn ? -1 : 1;
+  return (a.id ?? Number.MAX_SAFE_INTEGER) - (b.id ?? Number.MAX_SAFE_INTEGER);
+}
+
+const comparators: Record<LotSelection, (a: LotSlice, b: LotSlice) => number> = {
+  MinTax: (a, b) => {
+    const ca = minTaxCategory(a);
+    const cb = minTaxCategory(b);
+    if (ca !== cb) return ca - cb;
+    // Losses: largest loss per share first; gains: smallest gain per share first.
+    const d = ca <= 1 ? a.gainPerShare - b.gainPerShare : ca >= 4 ? a.gainPerShare - b.gainPerShare : 0;
+    return Math.abs(d) > 1e-12 ? d : byDateThenId(a, b);
+  },
+  HIFO: (a, b) => {
+    const d = b.costPerShare - a.costPerShare;
+    return Math.abs(d) > 1e-12 ? d : byDateThenId(a, b);
+  },
+  FIFO: byDateThenId,
+};
+
+/** The lots in the order the method relieves them. */
+export function orderLots(slices: LotSlice[], method: LotSelection): LotSlice[] {
+  return slices.sort(comparators[method]);
+}
+
+export interface Relieved {
+  readonly slice: LotSlice;
+  readonly shares: number;
+}
+
+/** The lots a sell of `shares` relieves, walking `ordered` from the start. */
+export function relieve(ordered: readonly LotSlice[], shares: number): Relieved[] {
+  const out: Relieved[] = [];
+  let left = shares;
+  for (const slice of ordered) {
+    if (left <= 1e-9) break;
+    const take = slice.shares < left ? slice.shares : left;
+    if (take > 0) out.push({ slice, shares: take });
+    left -= take;
+  }
+  return out;
+}
+
+/** Short- and long-term gain of relieving the first `shares` of `ordered`. */
+export function gainOfPrefix(ordered: readonly LotSlice[], shares: number): { short: number; long: number } {
+  let short = 0;
+  let long = 0;
+  let left = shares;
+  for (const s of ordered) {
+    if (left <= 1e-9) break;
+    const take = s.shares < left ? s.shares : left;
+    if (s.long) long += take * s.gainPerShare;
+    else short += take * s.gainPerShare;
+    left -= take;
+  }
+  return { short, long };
+}
