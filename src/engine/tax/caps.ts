@@ -34,7 +34,7 @@ export function taxCap(h: TaxedHolding, base: number): number {
   const lots = h.lots;
   if (plan === null || lots === null) return base;
   const room = (plan.forcingWash ? h.shares : h.freeShares) - h.sold;
-  let limit = room < base ? room : base;
+  const limit = room < base ? room : base;
   if (limit <= 0) return 0;
   if (plan.forceBudget || (plan.budgetShort === Infinity && plan.budgetLong === Infinity)) return limit;
   let leftShort = plan.budgetShort - plan.plannedShort;

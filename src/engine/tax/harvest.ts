@@ -111,6 +111,8 @@ export function harvestLosses(st: AccountState): void {
       p.h.reason = `tax-loss harvest: sell the ${p.h.product.ticker} lots at a loss (${lossText(p.lossShort, p.lossLong)})`;
       recordSell(st, p.h, p.shares, Why.Drift);
       proceedsCents += p.h.soldCents - before;
+      // The harvested holding is not traded again in this run: its line keeps its dollars through the replacement.
+      p.h.frozen = true;
       plan.harvestedLoss += p.lossShort + p.lossLong;
       plan.lossGroups.add(groupOf(p.h.product));
       st.message('Info', 'HARVESTED', `harvested ${lossText(p.lossShort, p.lossLong)}: ${p.h.product.ticker} → ${replacement.ticker}`, p.h.product.id);
