@@ -11,6 +11,20 @@ export interface NewTrade {
   amountCents: number;
   priceMicros: number;
   reason: string;
+  /** Tax-aware sells in taxable accounts: the planned lots as JSON, and the estimated gains. */
+  lots?: string | null;
+  shortTermGainCents?: number | null;
+  longTermGainCents?: number | null;
+}
+
+/** One household's line of a tax-aware batch's summary. */
+export interface NewTaxSummary {
+  householdId: number;
+  shortTermGainCents: number;
+  longTermGainCents: number;
+  harvestedLossCents: number;
+  washSaleMoves: number;
+  budgetCuts: number;
 }
 
 export interface NewMessage {
@@ -42,6 +56,15 @@ const TRADE_COLUMNS: BulkColumn<'trades'>[] = [
   ['price_micros', 'int8'],
   ['reason', 'text'],
 ];
+const TAX_TRADE_COLUMNS: BulkColumn<'trades'>[] = [...TRADE_COLUMNS, ['lots', 'text'], ['short_term_gain_cents', 'int8'], ['long_term_gain_cents', 'int8']];
+const TAX_SUMMARY_COLUMNS: BulkColumn<'batch_tax_summaries'>[] = [
+  ['client_id', 'int4'],
+  ['short_term_gain_cents', 'int8'],
+  ['long_term_gain_cents', 'int8'],
+  ['harvested_loss_cents', 'int8'],
+  ['wash_sale_moves', 'int4'],
+  ['budget_cuts', 'int4'],
+];
 const TRANSFER_COLUMNS: BulkColumn<'sleeve_transfers'>[] = [
   ['registration_id', 'int4'],
   ['account_id', 'int4'],
@@ -71,13 +94,12 @@ function insertInstance(
 
 /** New trades are open orders of their instance, however they were produced. */
 function insertTrades(trx: Kysely<Database>, firmId: number, instanceId: number, trades: NewTrade[], now: string) {
-  return bulkInsert(
-    trx,
-    'trades',
-    TRADE_COLUMNS,
-    [['firm_id', 'int4', firmId], ['trade_instance_id', 'int4', instanceId], ['status', 'text', 'Open'], ['created_at', 'text', now]],
-    trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason]),
-  );
+  const constants: [keyof Database['trades'] & string, 'int4' | 'text', string | number][] = [['firm_id', 'int4', firmId], ['trade_instance_id', 'int4', instanceId], ['status', 'text', 'Open'], ['created_at', 'text', now]];
+  // Only tax-aware trades carry lots; the others keep the narrower insert.
+  if (trades.some((t) => t.lots != null)) {
+    return bulkInsert(trx, 'trades', TAX_TRADE_COLUMNS, constants, trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason, t.lots ?? null, t.shortTermGainCents ?? null, t.longTermGainCents ?? null]));
+  }
+  return bulkInsert(trx, 'trades', TRADE_COLUMNS, constants, trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason]));
 }
 
 export const EMPTY_SELECTION = 'The selection holds no accounts: there is nothing to rebalance.';
@@ -169,6 +191,7 @@ export class TradingRepository {
     messages: NewMessage[],
     now: string,
     transfers: NewTransfer[] = [],
+    taxSummaries: NewTaxSummary[] = [],
   ) {
     return this.db.transaction().execute(async (trx) => {
       const claimed = await trx.updateTable('batch_chunks').set({ done_at: now }).where('id', '=', chunk.id).where('done_at', 'is', null).executeTakeFirst();
@@ -187,6 +210,13 @@ export class TradingRepository {
         TRANSFER_COLUMNS,
         [['firm_id', 'int4', chunk.firmId], ['trade_instance_id', 'int4', chunk.instanceId], ['batch_id', 'int4', chunk.batchId], ['created_at', 'text', now]],
         transfers.map((t) => [t.registrationId, t.accountId, t.amountCents, t.currentPct, t.targetPct, t.outOfBand ? 1 : 0]),
+      );
+      await bulkInsert(
+        trx,
+        'batch_tax_summaries',
+        TAX_SUMMARY_COLUMNS,
+        [['firm_id', 'int4', chunk.firmId], ['batch_id', 'int4', chunk.batchId]],
+        taxSummaries.map((t) => [t.householdId, t.shortTermGainCents, t.longTermGainCents, t.harvestedLossCents, t.washSaleMoves, t.budgetCuts]),
       );
       const items = chunk.items;
       const errors = new Set(messages.filter((m) => m.severity === 'Error').map((m) => m.accountId)).size;
@@ -299,6 +329,30 @@ export class TradingRepository {
   }
 
   /** Every account of the registrations that hold the given accounts, with their registration. */
+  /** The household (client) of each named account of the firm. */
+  async householdsOf(firmId: number, accountIds: number[]) {
+    return this.db
+      .selectFrom('accounts as a')
+      .innerJoin('registrations as r', 'r.id', 'a.registration_id')
+      .select(['a.id', 'r.client_id'])
+      .where('a.firm_id', '=', firmId)
+      .where('a.id', 'in', accountIds)
+      .orderBy('r.client_id')
+      .orderBy('a.id')
+      .execute();
+  }
+
+  /** A tax-aware batch's per-household summary, summed over its chunks (a household is never split, so one row each). */
+  taxSummary(firmId: number, batchId: number) {
+    return this.db
+      .selectFrom('batch_tax_summaries')
+      .select(['client_id', 'short_term_gain_cents', 'long_term_gain_cents', 'harvested_loss_cents', 'wash_sale_moves', 'budget_cuts'])
+      .where('firm_id', '=', firmId)
+      .where('batch_id', '=', batchId)
+      .orderBy('client_id')
+      .execute();
+  }
+
   async registrationMembers(firmId: number, accountIds: number[]) {
     return this.db
       .selectFrom('accounts as a')
@@ -356,7 +410,7 @@ export class TradingRepository {
       .selectFrom('trades as t')
       .innerJoin('accounts as a', 'a.id', 't.account_id')
       .innerJoin('products as p', 'p.id', 't.product_id')
-      .select(['t.id', 't.trade_instance_id', 't.account_id', 'a.number as account_number', 't.product_id', 'p.ticker', 't.side', 't.trade_type', 't.shares_micros', 't.amount_cents', 't.price_micros', 't.reason', 't.status', 't.created_at'])
+      .select(['t.id', 't.trade_instance_id', 't.account_id', 'a.number as account_number', 't.product_id', 'p.ticker', 't.side', 't.trade_type', 't.shares_micros', 't.amount_cents', 't.price_micros', 't.reason', 't.status', 't.created_at', 't.lots', 't.short_term_gain_cents', 't.long_term_gain_cents'])
       .where('t.firm_id', '=', firmId)
       .where('t.trade_instance_id', '=', instanceId)
       .orderBy('t.id')

@@ -28,6 +28,7 @@ const ENGINE_FIELDS = [
   'assetValues',
   'includeCustodialCash',
   'useProductSubstitution',
+  'taxOptions',
 ] as const satisfies readonly (keyof RebalanceOptions & keyof RebalanceRequest)[];
 
 const isCashFlow = (reason: RebalanceRequest['reason']) => reason === 'Add' || reason === 'Withdraw';
@@ -42,13 +43,29 @@ export function resolveRequest(request: RebalanceRequest): { problems: FieldProb
   }
   if (cashFlow && level === 'Registration') problems.push({ field: 'level', message: `${request.reason} is per account; use level Account` });
   if (new Set(request.keys).size !== request.keys.length) problems.push({ field: 'keys', message: 'must not repeat a key' });
+  problems.push(...taxProblems(request, level));
   if (problems.length > 0) return { problems };
   return { stored: { ...request, level, options: optionsOf(request) } };
 }
 
+/** The tax options' rules that one field's schema cannot say (docs/tax-aware.md). */
+function taxProblems(request: RebalanceRequest, level: 'Account' | 'Registration'): FieldProblem[] {
+  const tax = request.taxOptions;
+  const harvest = tax?.harvestLosses ?? null;
+  const problems: FieldProblem[] = [];
+  if (request.reason === 'TaxLossHarvest' && harvest === null) {
+    problems.push({ field: 'taxOptions.harvestLosses', message: 'TaxLossHarvest needs harvestLosses with minLossDollars and minLossPercent' });
+  }
+  if (harvest !== null && request.reason !== 'NeedReview' && request.reason !== 'TaxLossHarvest') {
+    problems.push({ field: 'taxOptions.harvestLosses', message: `harvesting runs with NeedReview or TaxLossHarvest, not ${request.reason}` });
+  }
+  if (tax && level === 'Registration') problems.push({ field: 'taxOptions', message: 'tax-aware rebalancing runs at level Account' });
+  return problems;
+}
+
 function optionsOf(request: Omit<RebalanceRequest, 'level'>): RebalanceOptions {
   const options: Record<string, unknown> = {};
-  for (const field of ENGINE_FIELDS) if (request[field] !== undefined) options[field] = request[field];
+  for (const field of ENGINE_FIELDS) if (request[field] !== undefined && request[field] !== null) options[field] = request[field];
   return options as unknown as RebalanceOptions;
 }
 

@@ -10,6 +10,7 @@ import type { QuickTradeService } from './quick-trades.js';
 import {
   BatchMessage,
   BatchStatus,
+  HouseholdTaxSummary,
   QuickTradeCheck,
   QuickTradeChecked,
   QuickTradeRequest,
@@ -93,6 +94,25 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
     { config: read, schema: { tags, summary: 'Batch message with one detail per account error or warning',
         description: 'The message a finished batch leaves: a subject and summary, and one detail per account that had an error or a warning, saying what and why.', params: BatchParams, response: responses({ 200: BatchMessage }, [401, 403, 404]) } },
     async (request) => trading.message(principalOf(request).firmId, request.params.batchProcessingId),
+  );
+
+  app.get(
+    '/Trading/TradeGenerationStatus/:batchProcessingId/TaxSummary',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Per-household tax summary of a tax-aware rebalance batch',
+        description:
+          'For a batch run with taxOptions: one line per household with the estimated short-term and long-term gain (negative: a loss) its planned sells realize, the losses harvested, the buys the wash-sale rules moved to an equivalent or left in cash, and the sells the gains budget cut short. Empty for a batch without taxOptions. See the tax-aware rebalancing guide (docs/tax-aware.md).',
+        params: BatchParams,
+        response: responses(
+          { 200: Type.Array(HouseholdTaxSummary, { examples: [[{ householdId: 12, shortTermGain: -3000, longTermGain: 1000, harvestedLosses: 3000, washSaleMoves: 1, budgetCuts: 1 }]] }) },
+          [401, 403, 404],
+        ),
+      },
+    },
+    async (request) => trading.taxSummary(principalOf(request).firmId, request.params.batchProcessingId),
   );
 
   app.post(

@@ -3,14 +3,17 @@ import {
   type AccountSnapshot,
   type RegistrationSnapshot,
   rebalanceAccount,
+  rebalanceHousehold,
   rebalanceRegistration,
+  type TaxOptions,
   errorResult,
   unknownAccountResult,
 } from '../engine/index.js';
 import type { Clock } from '../shared/clock.js';
 import { SYSTEM_SLEEVE_TYPES } from '../book/sleeves/schemas.js';
 import { CENTS_PER_DOLLAR, MICROS } from '../shared/money.js';
-import type { NewMessage, NewTrade, NewTransfer, TradingRepository } from './repository.js';
+import type { NewMessage, NewTaxSummary, NewTrade, NewTransfer, TradingRepository } from './repository.js';
+import type { TaxInputs } from './tax-inputs-repository.js';
 import { type BatchPlan, planOf, type StoredRequest } from './request.js';
 import type { AccountRow, FirmContext, SnapshotRepository } from './snapshot-repository.js';
 
@@ -67,9 +70,17 @@ export class BatchRunner {
     // The business date of the run is the day the batch was created, whatever day a retry runs.
     const context = await this.context(chunk.batch_id, chunk.firm_id, chunk.created_at.slice(0, 10));
     const keys = JSON.parse(chunk.keys) as number[];
-    const loaded = await this.snapshots.accounts(context, keys);
     const transfers: NewTransfer[] = [];
-    const results = plan.request.level === 'Registration' ? this.byRegistration(plan, keys, loaded, transfers) : this.byAccount(plan, keys, loaded);
+    const taxSummaries: NewTaxSummary[] = [];
+    const taxOptions = plan.request.options?.taxOptions;
+    let results: AccountResult[];
+    if (taxOptions) {
+      const { loaded, tax } = await this.snapshots.accountsWithTaxes(context, keys);
+      results = this.byHousehold(plan, keys, loaded, tax, taxOptions, taxSummaries);
+    } else {
+      const loaded = await this.snapshots.accounts(context, keys);
+      results = plan.request.level === 'Registration' ? this.byRegistration(plan, keys, loaded, transfers) : this.byAccount(plan, keys, loaded);
+    }
 
     const trades: NewTrade[] = [];
     const messages: NewMessage[] = [];
@@ -85,11 +96,19 @@ export class BatchRunner {
           amountCents: Math.round(trade.estimatedAmount * CENTS_PER_DOLLAR),
           priceMicros: Math.round(trade.price * MICROS),
           reason: trade.reason,
+          ...(trade.lots
+            ? {
+                lots: JSON.stringify(trade.lots),
+                shortTermGainCents: Math.round((trade.estimatedShortTermGain ?? 0) * CENTS_PER_DOLLAR),
+                longTermGainCents: Math.round((trade.estimatedLongTermGain ?? 0) * CENTS_PER_DOLLAR),
+              }
+            : {}),
         });
       }
       for (const message of result.messages) {
-        // Info lines (e.g. a substitution applied) are shown nowhere; storing them would cost more than the trades.
-        if (message.severity === 'Info') continue;
+        // Info lines (e.g. a substitution applied) would cost more to store than the trades; a
+        // tax-aware batch keeps them, as they explain its harvests and wash-sale moves.
+        if (message.severity === 'Info' && !taxOptions) continue;
         messages.push({ accountId: message.accountId ?? result.accountId, severity: message.severity, code: message.code, message: message.message });
       }
     }
@@ -99,6 +118,7 @@ export class BatchRunner {
       messages,
       this.clock.now().toISOString(),
       transfers,
+      taxSummaries,
     );
     if (outcome.wrote && outcome.finished) {
       this.contexts.delete(chunk.batch_id);
@@ -124,6 +144,64 @@ export class BatchRunner {
         return failure(key, plan.request, error);
       }
     });
+  }
+
+  /**
+   * Tax-aware: the accounts of one household are planned together (the service never splits a
+   * household across chunks), each household with its realized gains and recent trades.
+   */
+  private byHousehold(
+    plan: BatchPlan,
+    keys: number[],
+    loaded: { row: AccountRow; snapshot: AccountSnapshot }[],
+    tax: TaxInputs,
+    taxOptions: TaxOptions,
+    summaries: NewTaxSummary[],
+  ): AccountResult[] {
+    const byKey = new Map<number, AccountResult>();
+    const entries = new Map(loaded.map((l) => [l.row.id, l]));
+    const households = new Map<number, AccountSnapshot[]>();
+    for (const key of keys) {
+      const entry = entries.get(key);
+      const householdId = tax.accounts.get(key)?.householdId;
+      if (!entry || householdId === undefined || (entry.row.model_id === null && isSystemSleeve(entry.row))) {
+        byKey.set(key, this.byAccount(plan, [key], entry ? [entry] : [])[0]!);
+        continue;
+      }
+      const list = households.get(householdId);
+      if (list) list.push(entry.snapshot);
+      else households.set(householdId, [entry.snapshot]);
+    }
+    for (const [householdId, accounts] of households) {
+      const data = tax.households.get(householdId);
+      try {
+        const outcome = rebalanceHousehold(
+          {
+            householdId,
+            asOfDate: accounts[0]!.asOfDate,
+            accounts,
+            realizedShortTermGain: data?.realizedShortTermGain ?? 0,
+            realizedLongTermGain: data?.realizedLongTermGain ?? 0,
+            recentTrades: data?.recentTrades ?? [],
+          },
+          (accountId) => plan.optionsFor(accountId),
+          taxOptions,
+        );
+        for (const result of outcome.accounts) byKey.set(result.accountId, result);
+        const s = outcome.summary;
+        summaries.push({
+          householdId,
+          shortTermGainCents: Math.round(s.shortTermGain * CENTS_PER_DOLLAR),
+          longTermGainCents: Math.round(s.longTermGain * CENTS_PER_DOLLAR),
+          harvestedLossCents: Math.round(s.harvestedLosses * CENTS_PER_DOLLAR),
+          washSaleMoves: s.washSaleMoves,
+          budgetCuts: s.budgetCuts,
+        });
+      } catch (error) {
+        for (const a of accounts) byKey.set(a.accountId, failure(a.accountId, plan.request, error));
+      }
+    }
+    return keys.map((key) => byKey.get(key)!);
   }
 
   /**

@@ -5,9 +5,32 @@ import { IdSchema } from '../http/ids.js';
 const literals = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 
-export const REASONS = ['NeedReview', 'Withdraw', 'Add', 'Withdraw100Pct'] as const;
+export const REASONS = ['NeedReview', 'Withdraw', 'Add', 'Withdraw100Pct', 'TaxLossHarvest'] as const;
 export const ENTITIES = ['Account', 'TradeGroup', 'ModelAgg'] as const;
 const Money = Type.Number({ minimum: 0, maximum: 1e13 });
+
+/** The tax-aware extension of the request (docs/tax-aware.md); absent, taxes play no part. */
+export const TaxOptions = Type.Object(
+  {
+    lotSelection: Type.Optional(literals(['MinTax', 'HIFO', 'FIFO'] as const, 'Which lots a sell relieves first (default MinTax)')),
+    avoidWashSales: Type.Optional(Type.Boolean({ description: 'Keep every account of a household clear of wash sales (default true)' })),
+    maxShortTermGain: Type.Optional(Type.Union([Money, Type.Null()], { description: 'Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit' })),
+    maxLongTermGain: Type.Optional(Type.Union([Money, Type.Null()], { description: 'Net long-term gain a household may realize this calendar year; null: no limit' })),
+    harvestLosses: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            minLossDollars: Money,
+            minLossPercent: Type.Number({ minimum: 0, maximum: 100 }),
+          },
+          { additionalProperties: false, description: 'Harvest the lots whose loss reaches both thresholds' },
+        ),
+        Type.Null(),
+      ]),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 /** Section 2.9: the rebalance request (trade definition). */
 export const RebalanceRequest = Type.Object({
@@ -28,6 +51,7 @@ export const RebalanceRequest = Type.Object({
   roundingLogic: Type.Optional(literals(['Default', 'LowestPrice', 'None'] as const)),
   disableRealTimePrices: Type.Optional(Type.Boolean()),
   nsccTransactionType: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
+  taxOptions: Type.Optional(Type.Union([TaxOptions, Type.Null()])),
 });
 export type RebalanceRequest = Static<typeof RebalanceRequest>;
 
@@ -119,8 +143,34 @@ export const TradeRecord = Type.Object({
   amount: Type.Number({ description: 'Estimated dollars' }),
   price: Type.Number(),
   reason: Type.String(),
-  status: Type.String({ description: 'Open or Cancelled' }),
+  explanation: Type.String({ description: 'Why the trade exists, as a sentence' }),
+  status: Type.String({ description: 'Open, Cancelled or Executed' }),
   createdDate: Type.String(),
+  lots: Type.Optional(
+    Type.Array(
+      Type.Object({
+        taxLotId: Type.Union([Type.Integer(), Type.Null()]),
+        shares: Type.Number(),
+        costBasis: Type.Number({ description: 'Cost of the shares relieved, dollars' }),
+        acquiredDate: Type.String(),
+        term: Type.String({ description: 'Short or Long' }),
+        estimatedGain: Type.Number(),
+        washSale: Type.Optional(Type.Boolean({ description: 'A forced sale at a loss within 30 days of a buy: the loss will be disallowed' })),
+      }),
+      { description: 'Tax-aware sells in taxable accounts: the lots relieved, in order' },
+    ),
+  ),
+  estimatedShortTermGain: Type.Optional(Type.Number()),
+  estimatedLongTermGain: Type.Optional(Type.Number()),
+});
+
+export const HouseholdTaxSummary = Type.Object({
+  householdId: Type.Integer(),
+  shortTermGain: Type.Number({ description: 'Estimated net short-term gain of the batch (negative: a loss)' }),
+  longTermGain: Type.Number(),
+  harvestedLosses: Type.Number(),
+  washSaleMoves: Type.Integer({ description: 'Buys moved to an equivalent or left in cash by the wash-sale rules' }),
+  budgetCuts: Type.Integer({ description: 'Sells cut short by the gains budget' }),
 });
 export const TradeInstanceRecord = Type.Object({
   id: Type.Integer(),

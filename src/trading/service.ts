@@ -91,6 +91,10 @@ export class TradingService {
       for (const m of members) byRegistration.set(m.registration_id, [...(byRegistration.get(m.registration_id) ?? []), m.id]);
       const found = new Set(members.map((m) => m.id));
       groups = [...byRegistration.values(), ...accounts.filter((a) => !found.has(a)).map((a) => [a])];
+    } else if (stored.options.taxOptions) {
+      // A household is planned together (one budget, one set of wash-sale rules): its accounts
+      // in the batch share a chunk, whatever worker runs it.
+      groups = await this.households(firmId, accounts);
     } else {
       groups = accounts.map((a) => [a]);
     }
@@ -110,6 +114,27 @@ export class TradingService {
     await this.queue.enqueue(chunkIds);
     if (wait) await this.waitFor(batchId);
     return batchId;
+  }
+
+  private async households(firmId: number, accounts: number[]): Promise<number[][]> {
+    const rows = accounts.length > 0 ? await this.repository.householdsOf(firmId, accounts) : [];
+    const byHousehold = new Map<number, number[]>();
+    for (const r of rows) byHousehold.set(r.client_id, [...(byHousehold.get(r.client_id) ?? []), r.id]);
+    const found = new Set(rows.map((r) => r.id));
+    return [...byHousehold.values(), ...accounts.filter((a) => !found.has(a)).map((a) => [a])];
+  }
+
+  /** The per-household tax summary of a tax-aware batch (empty for any other batch). */
+  async taxSummary(firmId: number, batchId: number) {
+    await this.batch(firmId, batchId);
+    return (await this.repository.taxSummary(firmId, batchId)).map((r) => ({
+      householdId: r.client_id,
+      shortTermGain: centsToDollars(r.short_term_gain_cents),
+      longTermGain: centsToDollars(r.long_term_gain_cents),
+      harvestedLosses: centsToDollars(r.harvested_loss_cents),
+      washSaleMoves: r.wash_sale_moves,
+      budgetCuts: r.budget_cuts,
+    }));
   }
 
   private async waitFor(batchId: number) {
@@ -164,8 +189,8 @@ export class TradingService {
       receivedDate: batch.completed_at ?? batch.created_at,
       subject: batch.status === 'Failed' ? 'Trade generation failed' : batch.status === 'Complete' ? 'Trade generation complete' : 'Trade generation running',
       message: batch.message ? `${batch.message} ${summary}` : summary,
+      // Info lines are stored only by tax-aware batches, whose explanations they are.
       details: messages
-        .filter((m) => m.severity !== 'Info')
         .map((m) => ({ severityCode: SEVERITY_CODE[m.severity] ?? 3, severity: m.severity, message: m.message, entityEnum: 'Account', entityId: m.account_id })),
     };
   }
@@ -196,8 +221,12 @@ export class TradingService {
       amount: centsToDollars(t.amount_cents),
       price: microsToPrice(t.price_micros),
       reason: t.reason,
+      explanation: t.reason,
       status: t.status,
       createdDate: t.created_at,
+      ...(t.lots !== null ? { lots: JSON.parse(t.lots) as unknown[] } : {}),
+      ...(t.short_term_gain_cents !== null ? { estimatedShortTermGain: centsToDollars(t.short_term_gain_cents) } : {}),
+      ...(t.long_term_gain_cents !== null ? { estimatedLongTermGain: centsToDollars(t.long_term_gain_cents) } : {}),
     }));
   }
 

@@ -5,6 +5,7 @@ import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.j
 import { type FirmOptions, TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksOf } from '../trade-blocks/engine-input.js';
 import { loadDoNotBuyGroupEquivalency, loadFirmPlans, loadSetAsideCash } from './firm-inputs-repository.js';
+import { loadTaxInputs, type TaxInputs } from './tax-inputs-repository.js';
 
 /** What every account of a batch shares: loaded once per chunk's batch, not per account. */
 export interface FirmContext {
@@ -62,13 +63,21 @@ export class SnapshotRepository {
     const firm = await this.db.selectFrom('firms').select('default_asset_values').where('id', '=', firmId).executeTakeFirstOrThrow();
     const productRows = await this.db
       .selectFrom('products')
-      .select(['id', 'ticker', 'type', 'price_micros', 'allows_fractional'])
+      .select(['id', 'ticker', 'type', 'price_micros', 'allows_fractional', 'wash_sale_group', 'harvest_replacement_product_id'])
       .where('firm_id', '=', firmId)
       .execute();
     const products = new Map<number, Product>(
       productRows.map((p) => [
         p.id,
-        { id: p.id, ticker: p.ticker, type: p.type as Product['type'], price: p.price_micros === null ? null : microsToPrice(p.price_micros), fractionalShares: p.allows_fractional === 1 },
+        {
+          id: p.id,
+          ticker: p.ticker,
+          type: p.type as Product['type'],
+          price: p.price_micros === null ? null : microsToPrice(p.price_micros),
+          fractionalShares: p.allows_fractional === 1,
+          ...(p.wash_sale_group !== null ? { washSaleGroup: p.wash_sale_group } : {}),
+          ...(p.harvest_replacement_product_id !== null ? { harvestReplacementProductId: p.harvest_replacement_product_id } : {}),
+        },
       ]),
     );
     const firmSubstitutions = (
@@ -133,10 +142,26 @@ export class SnapshotRepository {
   /** The accounts of `ids` that exist in the firm, each with its full snapshot. */
   async accounts(context: FirmContext, ids: number[]): Promise<{ row: AccountRow; snapshot: AccountSnapshot }[]> {
     if (ids.length === 0) return [];
-    return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => this.read(trx, context, ids));
+    return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => this.read(trx, context, ids, null));
   }
 
-  private async read(trx: Transaction<Database>, context: FirmContext, ids: number[]) {
+  /**
+   * A tax-aware chunk: the same snapshots with every lot (with its id) and each account's tax
+   * status, and the households' realized gains and recent trades, read in the same transaction.
+   */
+  async accountsWithTaxes(context: FirmContext, ids: number[]): Promise<{ loaded: { row: AccountRow; snapshot: AccountSnapshot }[]; tax: TaxInputs }> {
+    const empty: TaxInputs = { accounts: new Map(), households: new Map() };
+    if (ids.length === 0) return { loaded: [], tax: empty };
+    return this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        const tax = await loadTaxInputs(trx, context.firmId, ids, context.asOfDate);
+        return { loaded: await this.read(trx, context, ids, tax), tax };
+      });
+  }
+
+  private async read(trx: Transaction<Database>, context: FirmContext, ids: number[], tax: TaxInputs | null) {
     const { firmId } = context;
     const accounts = await trx
       .selectFrom('accounts')
@@ -158,7 +183,7 @@ export class SnapshotRepository {
     const planOf = (accountId: number) => planOfRow.get(accountId) ?? null;
     // Lots matter only to Sell If No Gain (which shares are at a loss); elsewhere the position's
     // total cost basis is all the engine reads, and lots are the largest table of a book.
-    const needLots = accounts
+    const needLots = tax !== null ? found : accounts
       .filter(
         (a) =>
           (a.model_id !== null && context.modelsSellingIfNoGain.has(a.model_id)) ||
@@ -171,10 +196,11 @@ export class SnapshotRepository {
         : await trx
             .selectFrom('tax_lots as l')
             .innerJoin('positions as p', 'p.id', 'l.position_id')
-            .select(['l.position_id', 'l.shares_micros', 'l.cost_cents', 'l.acquired_date'])
+            .select(['l.id', 'l.position_id', 'l.shares_micros', 'l.cost_cents', 'l.acquired_date'])
             .where('p.firm_id', '=', firmId)
             .where('p.account_id', 'in', needLots)
             .orderBy('l.acquired_date')
+            .orderBy('l.id')
             .execute();
     const pending = await trx
       .selectFrom('pending_transactions')
@@ -227,7 +253,7 @@ export class SnapshotRepository {
             productId: p.product_id,
             shares: microsToShares(p.shares_micros),
             costBasis: centsToDollars(p.cost_cents),
-            taxLots: lotsOf.get(p.id)?.map((l): TaxLot => ({ shares: microsToShares(l.shares_micros), costBasis: centsToDollars(l.cost_cents), acquiredOn: l.acquired_date })),
+            taxLots: lotsOf.get(p.id)?.map((l): TaxLot => ({ id: l.id, shares: microsToShares(l.shares_micros), costBasis: centsToDollars(l.cost_cents), acquiredOn: l.acquired_date })),
           }),
         ),
         pendingTransactions: (pendingOf.get(row.id) ?? []).map(
@@ -257,6 +283,7 @@ export class SnapshotRepository {
         ],
         tradeBlocks: blocks.get(row.id) ?? [],
         firmDefaultAssetValues: context.firmDefaultAssetValues,
+        ...(tax !== null ? { taxStatus: tax.accounts.get(row.id)?.taxStatus ?? 'Taxable' } : {}),
       };
       return { row, snapshot };
     });

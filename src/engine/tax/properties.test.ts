@@ -197,7 +197,7 @@ describe('tax-aware invariants', () => {
   test('with nothing taxable, no recent trades and no harvest, trades are exactly those of a run without taxOptions', () => {
     fc.assert(
       fc.property(worldArb, (w) => {
-        const accounts = w.hh.accounts.map((a, i) => ({ ...a, taxStatus: (i % 2 === 0 ? 'TaxDeferred' : 'TaxExempt') }));
+        const accounts = w.hh.accounts.map((a, i): AccountSnapshot => ({ ...a, taxStatus: i % 2 === 0 ? 'TaxDeferred' : 'TaxExempt' }));
         const reason = w.options.reason === 'TaxLossHarvest' ? 'NeedReview' : w.options.reason;
         const tax: TaxOptions = { ...w.tax, harvestLosses: null };
         const options: RebalanceOptions = { ...w.options, reason, taxOptions: tax };

@@ -1,0 +1,131 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { RecentTrade, TaxStatus } from '../engine/index.js';
+import { registrationTypeOf } from '../book/registration-types.js';
+import { centsToDollars } from '../shared/money.js';
+
+/** What a tax-aware run knows of one household beyond its accounts' own snapshots. */
+export interface HouseholdTaxData {
+  householdId: number;
+  realizedShortTermGain: number;
+  realizedLongTermGain: number;
+  recentTrades: RecentTrade[];
+}
+
+export interface TaxInputs {
+  /** Effective tax status and household of each account of the chunk. */
+  accounts: Map<number, { taxStatus: TaxStatus; householdId: number }>;
+  households: Map<number, HouseholdTaxData>;
+}
+
+const TAX_STATUSES = new Set<TaxStatus>(['Taxable', 'TaxDeferred', 'TaxExempt']);
+
+/** The account's own status, else its registration type's, else Taxable (docs/tax-aware.md). */
+export function effectiveTaxStatus(stored: string | null, registrationType: string): TaxStatus {
+  if (stored !== null && TAX_STATUSES.has(stored as TaxStatus)) return stored as TaxStatus;
+  return registrationTypeOf(registrationType)?.taxStatus ?? 'Taxable';
+}
+
+function daysBefore(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The household side of a tax-aware chunk, in a fixed number of set-based queries: each account's
+ * tax status and household; per household the gains realized this calendar year and its buys and
+ * loss sales of the last 30 days, from every account of the household (in the chunk or not):
+ * executed loss sales, open orders, pending buys, and lots acquired in the window. The chunk's own
+ * accounts' lots are in their snapshots already; the engine reads those itself.
+ */
+export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accountIds: number[], asOfDate: string): Promise<TaxInputs> {
+  const rows = await trx
+    .selectFrom('accounts as a')
+    .innerJoin('registrations as r', 'r.id', 'a.registration_id')
+    .select(['a.id', 'a.tax_status', 'r.type', 'r.client_id'])
+    .where('a.firm_id', '=', firmId)
+    .where('a.id', 'in', accountIds)
+    .execute();
+  const accounts = new Map(rows.map((r) => [r.id, { taxStatus: effectiveTaxStatus(r.tax_status, r.type), householdId: r.client_id }]));
+  const clientIds = [...new Set(rows.map((r) => r.client_id))];
+  const households = new Map<number, HouseholdTaxData>(clientIds.map((id) => [id, { householdId: id, realizedShortTermGain: 0, realizedLongTermGain: 0, recentTrades: [] }]));
+  if (clientIds.length === 0) return { accounts, households };
+
+  const members = await trx
+    .selectFrom('accounts as a')
+    .innerJoin('registrations as r', 'r.id', 'a.registration_id')
+    .select(['a.id', 'r.client_id'])
+    .where('a.firm_id', '=', firmId)
+    .where('r.client_id', 'in', clientIds)
+    .execute();
+  const householdOf = new Map(members.map((m) => [m.id, m.client_id]));
+  const memberIds = members.map((m) => m.id);
+  const inChunk = new Set(accountIds);
+  const windowStart = daysBefore(asOfDate, 30);
+  const year = asOfDate.slice(0, 4);
+
+  const realized = await trx
+    .selectFrom('realized_sales')
+    .select(['client_id', 'product_id', 'trade_date', 'term', 'gain_cents', 'disallowed_loss_cents'])
+    .where('firm_id', '=', firmId)
+    .where('client_id', 'in', clientIds)
+    .where('trade_date', '>=', windowStart < `${year}-01-01` ? windowStart : `${year}-01-01`)
+    .where('trade_date', '<=', asOfDate)
+    .execute();
+  for (const r of realized) {
+    const h = households.get(r.client_id);
+    if (!h) continue;
+    // A disallowed loss is not realized: it moved into the replacement lot's cost.
+    const gain = centsToDollars(Number(r.gain_cents) + Number(r.disallowed_loss_cents));
+    if (r.trade_date.startsWith(year)) {
+      if (r.term === 'Long') h.realizedLongTermGain += gain;
+      else h.realizedShortTermGain += gain;
+    }
+    if (r.trade_date >= windowStart && Number(r.gain_cents) < 0) h.recentTrades.push({ productId: r.product_id, date: r.trade_date, kind: 'LossSale' });
+  }
+
+  const orders = await trx
+    .selectFrom('trades')
+    .select(['account_id', 'product_id', 'side', 'created_at', 'short_term_gain_cents', 'long_term_gain_cents', 'lots'])
+    .where('firm_id', '=', firmId)
+    .where('account_id', 'in', memberIds)
+    .where('status', '=', 'Open')
+    .execute();
+  for (const o of orders) {
+    const h = households.get(householdOf.get(o.account_id) ?? -1);
+    if (!h) continue;
+    const date = o.created_at.slice(0, 10);
+    if (o.side === 'Buy') h.recentTrades.push({ productId: o.product_id, date, kind: 'Buy' });
+    else if (o.lots !== null && (JSON.parse(o.lots) as { estimatedGain: number }[]).some((l) => l.estimatedGain < 0)) h.recentTrades.push({ productId: o.product_id, date, kind: 'LossSale' });
+  }
+
+  const pendingBuys = await trx
+    .selectFrom('pending_transactions')
+    .select(['account_id', 'product_id', 'trade_date'])
+    .where('firm_id', '=', firmId)
+    .where('account_id', 'in', memberIds)
+    .where('type', '=', 'Buy')
+    .where('product_id', 'is not', null)
+    .execute();
+  for (const p of pendingBuys) {
+    const h = households.get(householdOf.get(p.account_id) ?? -1);
+    if (h && p.product_id !== null) h.recentTrades.push({ productId: p.product_id, date: p.trade_date > asOfDate ? asOfDate : p.trade_date, kind: 'Buy' });
+  }
+
+  const others = memberIds.filter((id) => !inChunk.has(id));
+  if (others.length > 0) {
+    const lots = await trx
+      .selectFrom('tax_lots as l')
+      .innerJoin('positions as p', 'p.id', 'l.position_id')
+      .select(['p.account_id', 'p.product_id', 'l.acquired_date'])
+      .where('l.firm_id', '=', firmId)
+      .where('l.acquired_date', '>=', windowStart)
+      .where('p.account_id', 'in', others)
+      .execute();
+    for (const l of lots) {
+      const h = households.get(householdOf.get(l.account_id) ?? -1);
+      if (h) h.recentTrades.push({ productId: l.product_id, date: l.acquired_date, kind: 'Buy' });
+    }
+  }
+  for (const h of households.values()) h.recentTrades.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.productId - b.productId));
+  return { accounts, households };
+}
