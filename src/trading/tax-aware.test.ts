@@ -1,0 +1,169 @@
+// Tax-aware rebalancing through the trading API (docs/tax-aware.md), on both databases.
+import type { Kysely } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/support/app.js';
+import { describeEachDatabase } from '../../test/support/databases.js';
+import type { Database } from '../db/schema.js';
+
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+const stamp = '2026-01-01T00:00:00.000Z';
+const audit = { created_at: stamp, created_by: 'test', edited_at: stamp, edited_by: 'test' };
+let sequence = 0;
+
+/** A household with VTI (200), its equivalent SCHB (50) and BND (80) in a VTI/BND model. */
+async function household(db: Kysely<Database>, firmId: number, representativeId: number, vtiPct: number) {
+  const tag = `${firmId}x${++sequence}`;
+  const product = async (ticker: string, price: number) =>
+    (await db.insertInto('products').values({ firm_id: firmId, ticker: `${ticker}${tag}`, name: ticker, type: 'ETF', class: 'Equity', sub_class: null, category: null, price_micros: price * 1e6, price_date: daysAgo(1), is_cash: 0, allows_fractional: 0, wash_sale_group: null, harvest_replacement_product_id: null, ...audit }).returning('id').executeTakeFirstOrThrow()).id;
+  const VTI = await product('VTI', 200);
+  const SCHB = await product('SCHB', 50);
+  const BND = await product('BND', 80);
+  const model = await db.insertInto('models').values({ firm_id: firmId, name: `Tax ${tag}`, description: null, cash_target_pct: 0, cash_lower_pct: 0, cash_upper_pct: 0, is_active: 1, ...audit }).returning('id').executeTakeFirstOrThrow();
+  const vti = await db.insertInto('model_allocations').values({ firm_id: firmId, model_id: model.id, product_id: VTI, target_pct: vtiPct, lower_pct: 1, upper_pct: 1 }).returning('id').executeTakeFirstOrThrow();
+  await db.insertInto('model_equivalents').values({ firm_id: firmId, model_allocation_id: vti.id, product_id: SCHB, rank: 1 }).execute();
+  if (vtiPct < 100) await db.insertInto('model_allocations').values({ firm_id: firmId, model_id: model.id, product_id: BND, target_pct: 100 - vtiPct, lower_pct: 1, upper_pct: 1 }).execute();
+  const client = await db.insertInto('clients').values({ firm_id: firmId, representative_id: representativeId, name: `Household ${tag}`, notes: null, ...audit }).returning('id').executeTakeFirstOrThrow();
+  const registration = async (type: string) => (await db.insertInto('registrations').values({ firm_id: firmId, client_id: client.id, name: `${type} ${tag}`, type, is_sleeved: 0, do_not_trade: 0, ...audit }).returning('id').executeTakeFirstOrThrow()).id;
+  let n = 0;
+  const account = async (type: string, cash: number, holdings: { productId: number; lots: { shares: number; cost: number; acquired: string }[] }[]) => {
+    const id = (await db.insertInto('accounts').values({ firm_id: firmId, registration_id: await registration(type), number: `TX${tag}-${++n}`, name: type, custodian: 'Schwab', model_id: model.id, cash_cents: cash * 100, is_trading_blocked: 0, restricted_plan_id: null, is_active: 1, sleeve_type: null, sleeve_target_pct: null, sleeve_tolerance_lower: null, sleeve_tolerance_upper: null, tax_status: null, ...audit }).returning('id').executeTakeFirstOrThrow()).id;
+    const lotIds: number[] = [];
+    for (const h of holdings) {
+      const shares = h.lots.reduce((s, l) => s + l.shares, 0);
+      const position = await db.insertInto('positions').values({ firm_id: firmId, account_id: id, product_id: h.productId, shares_micros: shares * 1e6, cost_cents: h.lots.reduce((s, l) => s + l.cost * 100, 0) }).returning('id').executeTakeFirstOrThrow();
+      for (const l of h.lots) lotIds.push((await db.insertInto('tax_lots').values({ firm_id: firmId, position_id: position.id, shares_micros: l.shares * 1e6, cost_cents: l.cost * 100, acquired_date: l.acquired }).returning('id').executeTakeFirstOrThrow()).id);
+    }
+    return { id, lotIds };
+  };
+  return { VTI, SCHB, BND, clientId: client.id, account };
+}
+
+interface TradeOut {
+  accountId: number;
+  productId: number;
+  action: string;
+  shares: number;
+  amount: number;
+  explanation: string;
+  lots?: { taxLotId: number; shares: number; term: string; estimatedGain: number }[];
+  estimatedShortTermGain?: number;
+  estimatedLongTermGain?: number;
+}
+
+describeEachDatabase('tax-aware rebalancing through the trading API', (database) => {
+  const t = useTestApp(database);
+  let session: string;
+  beforeAll(async () => {
+    session = await t.session('advisor');
+  });
+  const post = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url, payload: payload as object, headers: { authorization: session } });
+  const get = (url: string, authorization = session) => t.app.inject({ url, headers: { authorization } });
+  const generate = async (request: object) => {
+    const response = await post('/api/Trading/GenerateTrades?wait=true', { routine: 'Rebalance', entity: 'Account', ...request });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<number>();
+  };
+  const tradesOf = async (batchId: number): Promise<TradeOut[]> => {
+    const status = (await get(`/api/Trading/TradeGenerationStatus/${batchId}`)).json();
+    expect(status.status).toBe('Complete');
+    return (await get(`/api/Trading/TradeInstances/${status.tradeInstanceId}/Trades`)).json();
+  };
+  const row = (x: TradeOut) => `${x.action} ${x.productId} ${x.shares} = ${x.amount}`;
+
+  it('TaxLossHarvest sells the lot at a loss and buys the equivalent; the trade names its lot; the summary and messages say so', async () => {
+    const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 100);
+    const { id, lotIds } = await hh.account('Individual', 0, [{ productId: hh.VTI, lots: [{ shares: 100, cost: 23000, acquired: daysAgo(60) }] }]);
+    const batchId = await generate({ reason: 'TaxLossHarvest', keys: [id], taxOptions: { harvestLosses: { minLossDollars: 1000, minLossPercent: 0 } } });
+    const trades = await tradesOf(batchId);
+    expect(trades.map(row)).toEqual([`SELL ${hh.VTI} 100 = 20000`, `BUY ${hh.SCHB} 400 = 20000`]);
+    expect(trades[0]).toMatchObject({ estimatedShortTermGain: -3000, estimatedLongTermGain: 0, lots: [{ taxLotId: lotIds[0], shares: 100, term: 'Short', estimatedGain: -3000, costBasis: 23000, acquiredDate: daysAgo(60) }] });
+    expect(trades[0]!.explanation).toMatch(/^tax-loss harvest: sell/);
+    expect(trades[1]!.lots).toBeUndefined();
+    const summary = await get(`/api/Trading/TradeGenerationStatus/${batchId}/TaxSummary`);
+    expect(summary.statusCode).toBe(200);
+    expect(summary.json()).toEqual([{ householdId: hh.clientId, shortTermGain: -3000, longTermGain: 0, harvestedLosses: 3000, washSaleMoves: 0, budgetCuts: 0 }]);
+    const details = (await get(`/api/Trading/TradeGenerationStatus/${batchId}/Message`)).json().details as { severity: string; message: string }[];
+    expect(details).toContainEqual(expect.objectContaining({ severity: 'Info', message: expect.stringMatching(/^harvested 3,000.00 short-term loss: VTI\S* → SCHB/) }));
+  });
+
+  it('one household in one batch: the IRA does not buy VTI that the taxable account sells at a loss (rule 3)', async () => {
+    const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 50);
+    const taxable = await hh.account('Individual', 0, [{ productId: hh.VTI, lots: [{ shares: 100, cost: 25000, acquired: daysAgo(400) }] }]);
+    const ira = await hh.account('Traditional IRA', 10000, [{ productId: hh.BND, lots: [{ shares: 125, cost: 10000, acquired: daysAgo(400) }] }]);
+    const trades = await tradesOf(await generate({ reason: 'NeedReview', keys: [ira.id, taxable.id], taxOptions: {} }));
+    const sells = trades.filter((x) => x.accountId === taxable.id && x.action === 'SELL');
+    expect(sells.map(row)).toEqual([`SELL ${hh.VTI} 50 = 10000`]);
+    expect(sells[0]!.lots).toEqual([expect.objectContaining({ taxLotId: taxable.lotIds[0], term: 'Long', estimatedGain: -2500 })]);
+    const iraBuys = trades.filter((x) => x.accountId === ira.id && x.action === 'BUY');
+    expect(iraBuys.map((x) => x.productId)).toEqual([hh.SCHB]);
+  });
+
+  it('gains realized this year count against the budget; a recent loss sale moves the buy', async () => {
+    const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 25);
+    const { id } = await hh.account('Individual', 20000, [{ productId: hh.VTI, lots: [{ shares: 100, cost: 15000, acquired: daysAgo(800) }] }]);
+    await t.db.kysely
+      .insertInto('realized_sales')
+      .values({ firm_id: t.firm.firmId, client_id: hh.clientId, account_id: id, product_id: hh.VTI, trade_id: null, trade_date: daysAgo(0), acquired_date: daysAgo(900), shares_micros: 12e6, proceeds_cents: 240000, cost_cents: 180000, term: 'Long', gain_cents: 60000, created_at: stamp })
+      .execute();
+    const batchId = await generate({ reason: 'NeedReview', keys: [id], taxOptions: { maxLongTermGain: 1000 } });
+    const trades = await tradesOf(batchId);
+    expect(trades.filter((x) => x.action === 'SELL').map(row)).toEqual([`SELL ${hh.VTI} 8 = 1600`]);
+    expect((await get(`/api/Trading/TradeGenerationStatus/${batchId}/TaxSummary`)).json()).toEqual([expect.objectContaining({ longTermGain: 400, budgetCuts: 1 })]);
+    const details = (await get(`/api/Trading/TradeGenerationStatus/${batchId}/Message`)).json().details as { message: string }[];
+    expect(details.map((d) => d.message)).toContainEqual(expect.stringMatching(/^42 shares of VTI\S* not sold: 2,100.00 long-term gain over budget$/));
+  });
+
+  it('a loss sale of VTI in the household 10 days ago sends the buy to SCHB', async () => {
+    const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 50);
+    const { id } = await hh.account('Roth IRA', 10000, [{ productId: hh.BND, lots: [{ shares: 125, cost: 10000, acquired: daysAgo(400) }] }]);
+    await t.db.kysely
+      .insertInto('realized_sales')
+      .values({ firm_id: t.firm.firmId, client_id: hh.clientId, account_id: id, product_id: hh.VTI, trade_id: null, trade_date: daysAgo(10), acquired_date: daysAgo(100), shares_micros: 10e6, proceeds_cents: 200000, cost_cents: 250000, term: 'Short', gain_cents: -50000, created_at: stamp })
+      .execute();
+    const trades = await tradesOf(await generate({ reason: 'NeedReview', keys: [id], taxOptions: { avoidWashSales: true } }));
+    expect(trades.map(row)).toEqual([`BUY ${hh.SCHB} 200 = 10000`]);
+    // The same book without taxOptions (another account: the first run's order counts in its own).
+    const other = await hh.account('Roth IRA', 10000, [{ productId: hh.BND, lots: [{ shares: 125, cost: 10000, acquired: daysAgo(400) }] }]);
+    const plain = await tradesOf(await generate({ reason: 'NeedReview', keys: [other.id] }));
+    expect(plain.map(row)).toEqual([`BUY ${hh.VTI} 50 = 10000`]);
+  });
+
+  it('without taxOptions the trades carry no lots and the tax summary is empty', async () => {
+    const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 25);
+    const { id } = await hh.account('Individual', 20000, [{ productId: hh.VTI, lots: [{ shares: 100, cost: 15000, acquired: daysAgo(800) }] }]);
+    const batchId = await generate({ reason: 'NeedReview', keys: [id] });
+    const trades = await tradesOf(batchId);
+    expect(trades.map(row)).toEqual([`SELL ${hh.VTI} 50 = 10000`, `BUY ${hh.BND} 375 = 30000`]);
+    expect(trades.every((x) => x.lots === undefined && x.estimatedLongTermGain === undefined && x.explanation.length > 0)).toBe(true);
+    expect((await get(`/api/Trading/TradeGenerationStatus/${batchId}/TaxSummary`)).json()).toEqual([]);
+  });
+
+  describe('bad input: a 400 naming the field, and nothing written', () => {
+    const cases: [string, object, string][] = [
+      ['an unknown lot method', { reason: 'NeedReview', taxOptions: { lotSelection: 'LIFO' } }, 'taxOptions.lotSelection'],
+      ['a negative budget', { reason: 'NeedReview', taxOptions: { maxShortTermGain: -1 } }, 'taxOptions.maxShortTermGain'],
+      ['harvesting without a threshold', { reason: 'NeedReview', taxOptions: { harvestLosses: { minLossDollars: 100 } } }, 'taxOptions.harvestLosses'],
+      ['TaxLossHarvest without harvestLosses', { reason: 'TaxLossHarvest', taxOptions: {} }, 'taxOptions.harvestLosses'],
+      ['harvesting on a Withdraw', { reason: 'Withdraw', amounts: [100], taxOptions: { harvestLosses: { minLossDollars: 0, minLossPercent: 0 } } }, 'taxOptions.harvestLosses'],
+      ['tax options at level Registration', { reason: 'NeedReview', level: 'Registration', taxOptions: {} }, 'taxOptions'],
+    ];
+    for (const [what, body, field] of cases) {
+      it(what, async () => {
+        const before = await t.db.kysely.selectFrom('trade_instances').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        const response = await post('/api/Trading/GenerateTrades', { routine: 'Rebalance', entity: 'Account', keys: [1], ...body });
+        expect(response.statusCode, response.body).toBe(400);
+        expect(JSON.stringify(response.json())).toContain(field);
+        const after = await t.db.kysely.selectFrom('trade_instances').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+        expect(Number(after.n)).toBe(Number(before.n));
+      });
+    }
+  });
+
+  it('TaxSummary: 401 without a session, 404 for a batch of another firm', async () => {
+    const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 100);
+    const { id } = await hh.account('Individual', 0, [{ productId: hh.VTI, lots: [{ shares: 10, cost: 2000, acquired: daysAgo(60) }] }]);
+    const batchId = await generate({ reason: 'NeedReview', keys: [id], taxOptions: {} });
+    expect((await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${batchId}/TaxSummary` })).statusCode).toBe(401);
+    expect((await get(`/api/Trading/TradeGenerationStatus/${batchId}/TaxSummary`, await t.session('advisor', 'otherFirm'))).statusCode).toBe(404);
+  });
+});
