@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { type BulkColumn, bulkInsert } from '../db/bulk-insert.js';
+import { type BulkColumn, bulkInsert, type Column, type ColumnType } from '../db/bulk-insert.js';
 import type { Database } from '../db/schema.js';
 
 export interface NewTrade {
@@ -94,7 +94,7 @@ function insertInstance(
 
 /** New trades are open orders of their instance, however they were produced. */
 function insertTrades(trx: Kysely<Database>, firmId: number, instanceId: number, trades: NewTrade[], now: string) {
-  const constants: [keyof Database['trades'] & string, 'int4' | 'text', string | number][] = [['firm_id', 'int4', firmId], ['trade_instance_id', 'int4', instanceId], ['status', 'text', 'Open'], ['created_at', 'text', now]];
+  const constants: [Column<'trades'>, ColumnType, string | number][] = [['firm_id', 'int4', firmId], ['trade_instance_id', 'int4', instanceId], ['status', 'text', 'Open'], ['created_at', 'text', now]];
   // Only tax-aware trades carry lots; the others keep the narrower insert.
   if (trades.some((t) => t.lots != null)) {
     return bulkInsert(trx, 'trades', TAX_TRADE_COLUMNS, constants, trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason, t.lots ?? null, t.shortTermGainCents ?? null, t.longTermGainCents ?? null]));
