@@ -69,7 +69,7 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
       await secured.register(bookRoutes, { prefix, verbose: services.verbose, holdings: services.holdings });
       await secured.register(portfolioCompatRoutes, { prefix, compat: services.portfolioCompat });
       await secured.register(transactionRoutes, { prefix, db: services.db.kysely, clock: services.clock });
-      await secured.register(tradingRoutes, { prefix, trading: services.trading, quickTrades: services.quickTrades });
+      await secured.register(tradingRoutes, { prefix, trading: services.trading, quickTrades: services.quickTrades, execution: services.execution });
       await secured.register(riskPartnerRoutes, { prefix, riskProfiling: services.riskProfiling, basePath });
       await secured.register(notificationRoutes, { prefix, notifications: services.notifications });
       await secured.register(representativeRoutes, { prefix, representatives: services.representatives });

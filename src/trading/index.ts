@@ -10,6 +10,8 @@ import { TradingRepository } from './repository.js';
 import { BatchRunner } from './runner.js';
 import { TradingService } from './service.js';
 import { BatchWatchdog } from './watchdog.js';
+import { ExecutionRepository } from './execution-repository.js';
+import { ExecutionService } from './execution.js';
 import { SnapshotRepository } from './snapshot-repository.js';
 
 /**
@@ -41,5 +43,6 @@ export function createTradingServices(config: AppConfig, db: Db, clock: Clock, r
     trading: new TradingService(repository, queue, clock, config.rebalanceChunkSize, config.rebalanceWaitSeconds * 1000),
     watchdog: new BatchWatchdog(repository, clock, config.batchStallSeconds),
     quickTrades: new QuickTradeService(repository, new TradeBlockRepository(db.kysely), clock),
+    execution: new ExecutionService(new ExecutionRepository(db.kysely), clock),
   };
 }

@@ -10,6 +10,8 @@ import type { QuickTradeService } from './quick-trades.js';
 import {
   BatchMessage,
   BatchStatus,
+  ExecuteTrade,
+  ExecutedTrade,
   HouseholdTaxSummary,
   QuickTradeCheck,
   QuickTradeChecked,
@@ -19,6 +21,7 @@ import {
   TradeRecord,
 } from './schemas.js';
 import type { TradingService } from './service.js';
+import type { ExecutionService } from './execution.js';
 import { IdSchema } from '../http/ids.js';
 
 const read = { privilege: Privilege.PortfolioRead };
@@ -36,13 +39,13 @@ const STATUS_EXAMPLE = {
 };
 const TRADE_EXAMPLE = {
   id: 1, tradeInstanceId: 1, accountId: 1, accountNumber: '400000001', productId: 22, ticker: 'MUB', side: '2', action: 'SELL', tradeType: 'Shares',
-  shares: 16, amount: 1705.28, price: 106.58, reason: 'cash below target: sell overweight MUB 40.5% vs 40.0%', status: 'Open', createdDate: AT,
+  shares: 16, amount: 1705.28, price: 106.58, reason: 'cash below target: sell overweight MUB 40.5% vs 40.0%', explanation: 'cash below target: sell overweight MUB 40.5% vs 40.0%', status: 'Open', createdDate: AT,
 };
 const INSTANCE_EXAMPLE = { id: 1, routine: 'Rebalance', notes: null, status: 'Open', batchProcessingId: 1, tradeCount: 13, createdDate: AT, createdBy: 'demo.api', cancelledDate: null, cancelledBy: null };
 
 
 /** Sections 4.4 and 4.5, plus read and cancel of trade instances (docs/decisions.md). */
-export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService; quickTrades: QuickTradeService }> = async (app, { trading, quickTrades }) => {
+export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService; quickTrades: QuickTradeService; execution: ExecutionService }> = async (app, { trading, quickTrades, execution }) => {
   app.get(
     '/Trading/TradeDefinition',
     {
@@ -167,5 +170,26 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
         description: 'Cancels every open trade of the instance and answers it with status Cancelled (cancelling again changes nothing). 409 while its batch is still running.', params: InstanceParams, response: responses({ 200: TradeInstanceRecord }, [401, 403, 404, 409]) },
     },
     async (request) => trading.cancel(principalOf(request), request.params.tradeInstanceId),
+  );
+
+  app.post(
+    '/Trading/TradeInstances/:tradeInstanceId/Trades/:tradeId/Action/Execute',
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: 'Record an open trade as executed',
+        description:
+          "Records the fill of an open trade: the position and the account's cash move, a sell relieves its tax lots (those it planned when it fills whole, else by the lot method of the run that made it, FIFO for trades made without taxOptions), a sell in a taxable account stores its realized gains for the household's year, and a buy becomes a new lot. A loss sale within 30 days after a buy of the same wash-sale group in the household adds the disallowed loss to the bought lot's cost and carries the sold lot's holding period. The body is optional: shares (at most the trade's), price and tradeDate default to the trade's own and today. 409 when the trade is not open or the account no longer holds the shares.",
+        params: Type.Object({ tradeInstanceId: IdSchema(), tradeId: IdSchema() }),
+        body: ExecuteTrade,
+        response: responses({ 200: ExecutedTrade }, [400, 401, 403, 404, 409]),
+      },
+      // The body may be left out: the fill is then the trade as planned.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request) => execution.execute(principalOf(request).firmId, request.params.tradeInstanceId, request.params.tradeId, request.body),
   );
 };

@@ -184,3 +184,31 @@ export const TradeInstanceRecord = Type.Object({
   cancelledDate: Type.Union([Type.String(), Type.Null()]),
   cancelledBy: Type.Union([Type.String(), Type.Null()]),
 });
+
+/** The fill of an open trade; every field defaults to the trade's own (and today). */
+export const ExecuteTrade = Type.Object({
+  shares: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e12, description: "Shares filled, at most the trade's" })),
+  price: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e9 })),
+  tradeDate: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD, not in the future' })),
+});
+
+export const ExecutedTrade = Type.Object({
+  tradeId: Type.Integer(),
+  status: Type.String(),
+  shares: Type.Number(),
+  price: Type.Number(),
+  amount: Type.Number(),
+  tradeDate: Type.String(),
+  realized: Type.Array(
+    Type.Object({
+      acquiredDate: Type.String(),
+      shares: Type.Number(),
+      proceeds: Type.Number(),
+      costBasis: Type.Number(),
+      term: Type.String(),
+      gain: Type.Number(),
+      disallowedLoss: Type.Number({ description: 'Loss a wash sale disallows (moved into the replacement lot)' }),
+    }),
+    { description: 'Taxable sells: the gain of each lot slice sold' },
+  ),
+});
