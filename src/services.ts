@@ -8,6 +8,8 @@ import { BasicLoginSettings } from './auth/basic-login-setting.js';
 import { SignInThrottle } from './auth/throttle.js';
 import { VERBOSE_ENTITIES, accounts, clients, registrations, type EntityDescriptor } from './book/entities.js';
 import { PortfolioCompatRepository } from './book/compat/repository.js';
+import { TaxRepository } from './book/tax/repository.js';
+import { TaxService } from './book/tax/service.js';
 import { PortfolioCompatService } from './book/compat/service.js';
 import { HoldingsService } from './book/holdings-service.js';
 import { BookRepository } from './book/repository.js';
@@ -53,6 +55,7 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     users: new UserAdminService(authRepository, clock),
     basicLogin: new BasicLoginSettings(authRepository),
     verbose,
+    tax: new TaxService(new TaxRepository(db.kysely), clock),
     portfolioCompat: new PortfolioCompatService(
       new PortfolioCompatRepository(db.kysely),
       { clients: verboseOf(clients), registrations: verboseOf(registrations), accounts: verboseOf(accounts) },

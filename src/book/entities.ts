@@ -5,6 +5,8 @@ import { representatives } from './representatives/entity.js';
 import { audit, flag, type Row } from './mapping.js';
 import { bareDetails, withHouseholdDetails } from './households/details.js';
 import { HouseholdDetailsRepository } from './households/repository.js';
+import { withTaxStatus } from './tax/service.js';
+import type { TaxStatus } from './registration-types.js';
 import {
   AccountInput,
   AccountRecord,
@@ -84,6 +86,8 @@ export const accounts: EntityDescriptor<AccountInput, AccountRecord> = {
     isTradingBlocked: row.is_trading_blocked === 1,
     isActive: row.is_active === 1,
     restrictedPlanId: row.restricted_plan_id,
+    // The effective status (from the registration type when unset) is filled in by `details`.
+    taxStatus: (row.tax_status ?? 'Taxable') as TaxStatus,
     sleeveType: row.sleeve_type,
     sleeveTargetPercent: row.sleeve_target_pct,
     sleeveToleranceLower: row.sleeve_tolerance_lower,
@@ -100,7 +104,9 @@ export const accounts: EntityDescriptor<AccountInput, AccountRecord> = {
     is_trading_blocked: flag(input.isTradingBlocked),
     is_active: flag(input.isActive),
     restricted_plan_id: input.restrictedPlanId,
+    tax_status: input.taxStatus,
   }),
+  details: (tx, firmId, records) => withTaxStatus(tx, firmId, records),
   references: [
     { field: 'registrationId', table: 'registrations', label: 'registration' },
     { field: 'modelId', table: 'models', label: 'model' },
@@ -128,6 +134,8 @@ export const products: EntityDescriptor<ProductInput, ProductRecord> = {
     priceDate: row.price_date,
     isCash: row.is_cash === 1,
     allowsFractionalShares: row.allows_fractional === 1,
+    washSaleGroup: row.wash_sale_group,
+    harvestReplacementProductId: row.harvest_replacement_product_id,
     ...audit(row),
   }),
   toColumns: (input) => ({
@@ -141,8 +149,10 @@ export const products: EntityDescriptor<ProductInput, ProductRecord> = {
     price_date: input.priceDate,
     is_cash: flag(input.isCash),
     allows_fractional: flag(input.allowsFractionalShares),
+    wash_sale_group: input.washSaleGroup === undefined || input.washSaleGroup === null ? input.washSaleGroup : input.washSaleGroup.trim(),
+    harvest_replacement_product_id: input.harvestReplacementProductId,
   }),
-  references: [],
+  references: [{ field: 'harvestReplacementProductId', table: 'products', label: 'product' }],
   uniques: [{ field: 'ticker', column: 'ticker' }],
   // Tickers are matched case-insensitively everywhere, so they are stored upper-case.
   normalize: (input) => ({ ...input, ticker: input.ticker.trim().toUpperCase() }),

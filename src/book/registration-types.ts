@@ -3,7 +3,8 @@
  * (`GET /v1/Portfolio/Registrations/Types`). A registration's `type` is free text; one of these
  * names, matched without regard to case, gives it an id. The tax status says how gains are taxed.
  */
-export type TaxStatus = 'Taxable' | 'TaxDeferred' | 'TaxExempt';
+export const TAX_STATUSES = ['Taxable', 'TaxDeferred', 'TaxExempt'] as const;
+export type TaxStatus = (typeof TAX_STATUSES)[number];
 
 export interface RegistrationType {
   id: number;
@@ -33,4 +34,10 @@ const byName = new Map(REGISTRATION_TYPES.map((t) => [t.name.toLowerCase(), t]))
 
 export function registrationTypeOf(name: string): RegistrationType | undefined {
   return byName.get(name.trim().toLowerCase());
+}
+
+/** An account's tax status: its own when set, else its registration type's, else Taxable (docs/tax-aware.md). */
+export function effectiveTaxStatus(stored: string | null, registrationType: string): TaxStatus {
+  if (stored !== null && (TAX_STATUSES as readonly string[]).includes(stored)) return stored as TaxStatus;
+  return registrationTypeOf(registrationType)?.taxStatus ?? 'Taxable';
 }

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { HouseholdDetails } from './households/schemas.js';
 import { IdSchema } from '../http/ids.js';
+import { TAX_STATUSES, type TaxStatus } from './registration-types.js';
 
 const Id = IdSchema();
 const Audit = {
@@ -57,6 +58,11 @@ export const AccountInput = Type.Object({
   isTradingBlocked: Type.Optional(Type.Boolean({ description: 'Legacy account-level trade block' })),
   isActive: Type.Optional(Type.Boolean()),
   restrictedPlanId: Type.Optional(Type.Union([IdSchema(), Type.Null()], { description: 'The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none' })),
+  taxStatus: Type.Optional(
+    Type.Union([Type.Unsafe<TaxStatus>({ type: 'string', enum: [...TAX_STATUSES] }), Type.Null()], {
+      description: 'How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type',
+    }),
+  ),
 });
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 export const AccountRecord = Type.Object({
@@ -67,6 +73,7 @@ export const AccountRecord = Type.Object({
   isTradingBlocked: Type.Boolean(),
   isActive: Type.Boolean(),
   restrictedPlanId: Type.Union([Id, Type.Null()]),
+  taxStatus: Type.Unsafe<TaxStatus>({ type: 'string', enum: [...TAX_STATUSES], description: 'Effective tax status: the account\'s own, else its registration type\'s' }),
   sleeveType: Type.Union([Type.String(), Type.Null()]),
   sleeveTargetPercent: NullableNumber,
   sleeveToleranceLower: NullableNumber,
@@ -87,6 +94,8 @@ export const ProductInput = Type.Object({
   priceDate: Type.Optional(Type.Union([IsoDate, Type.Null()])),
   isCash: Type.Optional(Type.Boolean()),
   allowsFractionalShares: Type.Optional(Type.Boolean()),
+  washSaleGroup: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 64, description: 'Products of one group are substantially identical for wash sales (share classes of one fund); null: only itself' }), Type.Null()])),
+  harvestReplacementProductId: Type.Optional(Type.Union([IdSchema(), Type.Null()], { description: 'What tax-loss harvesting buys instead of this product; null: the model line\'s first equivalent outside its wash-sale group' })),
 });
 const NullableText = Type.Union([Type.String(), Type.Null()]);
 export const ProductRecord = Type.Object({
@@ -99,6 +108,8 @@ export const ProductRecord = Type.Object({
   priceDate: NullableText,
   isCash: Type.Boolean(),
   allowsFractionalShares: Type.Boolean(),
+  washSaleGroup: NullableText,
+  harvestReplacementProductId: Type.Union([Id, Type.Null()]),
   ...Audit,
 });
 

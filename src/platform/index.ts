@@ -13,6 +13,7 @@ import { legacyAccountRoutes } from '../trade-blocks/legacy-routes.js';
 import { tradeBlockRoutes } from '../trade-blocks/routes.js';
 import { transactionRoutes } from '../book/transactions/routes.js';
 import { riskPartnerRoutes, riskQuestionnaireRoutes } from '../integrations/risk-partner/routes.js';
+import { taxRoutes } from '../book/tax/routes.js';
 import { tradingRoutes } from '../trading/routes.js';
 import { notificationRoutes } from '../notifications/routes.js';
 import { sleeveRoutes } from '../book/sleeves/routes.js';
@@ -68,6 +69,7 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
     for (const prefix of ['/v1', '']) {
       await secured.register(bookRoutes, { prefix, verbose: services.verbose, holdings: services.holdings });
       await secured.register(portfolioCompatRoutes, { prefix, compat: services.portfolioCompat });
+      await secured.register(taxRoutes, { prefix, tax: services.tax });
       await secured.register(transactionRoutes, { prefix, db: services.db.kysely, clock: services.clock });
       await secured.register(tradingRoutes, { prefix, trading: services.trading, quickTrades: services.quickTrades, execution: services.execution });
       await secured.register(riskPartnerRoutes, { prefix, riskProfiling: services.riskProfiling, basePath });

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { LotSelection, TaxStatus } from '../engine/index.js';
-import { effectiveTaxStatus } from './tax-inputs-repository.js';
+import { effectiveTaxStatus } from '../book/registration-types.js';
 
 export interface LotRow {
   id: number;

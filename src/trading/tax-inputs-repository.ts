@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { RecentTrade, TaxStatus } from '../engine/index.js';
-import { registrationTypeOf } from '../book/registration-types.js';
+import { effectiveTaxStatus } from '../book/registration-types.js';
 import { centsToDollars } from '../shared/money.js';
 
 /** What a tax-aware run knows of one household beyond its accounts' own snapshots. */
@@ -16,14 +16,6 @@ export interface TaxInputs {
   /** Effective tax status and household of each account of the chunk. */
   accounts: Map<number, { taxStatus: TaxStatus; householdId: number }>;
   households: Map<number, HouseholdTaxData>;
-}
-
-const TAX_STATUSES = new Set<TaxStatus>(['Taxable', 'TaxDeferred', 'TaxExempt']);
-
-/** The account's own status, else its registration type's, else Taxable (docs/tax-aware.md). */
-export function effectiveTaxStatus(stored: string | null, registrationType: string): TaxStatus {
-  if (stored !== null && TAX_STATUSES.has(stored as TaxStatus)) return stored as TaxStatus;
-  return registrationTypeOf(registrationType)?.taxStatus ?? 'Taxable';
 }
 
 function daysBefore(date: string, days: number): string {
