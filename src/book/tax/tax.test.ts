@@ -63,7 +63,7 @@ describeEachDatabase('tax data of the book', (database) => {
     expect(written.statusCode, written.body).toBe(200);
     const lots = await call('GET', `/api/v1/Portfolio/Accounts/${account.id}/TaxLots`);
     expect(lots.statusCode).toBe(200);
-    const rows = lots.json() as { productId: number; shares: number; costBasis: number; term: string; unrealizedGain: number; acquiredDate: string; taxLotId: number }[];
+    const rows = lots.json<{ productId: number; shares: number; costBasis: number; term: string; unrealizedGain: number; acquiredDate: string; taxLotId: number }[]>();
     const mine = (id: number) => rows.filter((r) => r.productId === id).map((r) => [r.shares, r.costBasis, r.acquiredDate, r.term, r.unrealizedGain]);
     expect(mine(vti.id)).toEqual([
       [10, 1500, daysAgo(800), 'Long', 500],
