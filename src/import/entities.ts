@@ -1,4 +1,5 @@
 import { dollarsToCents, MAX_DOLLARS, MICROS, priceToMicros } from '../shared/money.js';
+import { TAX_STATUSES } from '../book/registration-types.js';
 import type { ChunkRows, FirmRows } from '../seed/rows.js';
 import { RowReader } from './fields.js';
 import { Lookups } from './lookups-repository.js';
@@ -10,14 +11,15 @@ export const PRODUCT_TYPES = ['Equity', 'ETF', 'MutualFund', 'FixedIncome', 'Cas
 export const FIELDS: Record<Entity, readonly string[]> = {
   broker_dealers: ['name', 'code'],
   representatives: ['number', 'first_name', 'last_name', 'name', 'email', 'broker_dealer', 'is_active'],
-  products: ['ticker', 'name', 'type', 'class', 'sub_class', 'category', 'price', 'price_date', 'allows_fractional', 'is_cash'],
+  products: ['ticker', 'name', 'type', 'class', 'sub_class', 'category', 'price', 'price_date', 'allows_fractional', 'is_cash', 'wash_sale_group', 'harvest_replacement'],
   clients: ['name', 'representative', 'notes'],
   registrations: ['client', 'name', 'type', 'is_sleeved', 'do_not_trade'],
   accounts: [
     'number', 'name', 'custodian', 'client', 'registration', 'model', 'cash', 'is_trading_blocked',
-    'sleeve_type', 'sleeve_target_pct', 'sleeve_tolerance_lower', 'sleeve_tolerance_upper',
+    'sleeve_type', 'sleeve_target_pct', 'sleeve_tolerance_lower', 'sleeve_tolerance_upper', 'tax_status',
   ],
   positions: ['account', 'ticker', 'shares', 'cost', 'acquired_date'],
+  tax_lots: ['account', 'ticker', 'shares', 'cost', 'acquired_date'],
 };
 
 export type ImportTables = Pick<FirmRows, 'broker_dealers' | 'representatives' | 'products' | 'product_prices'> &
@@ -107,12 +109,16 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
     if (ticker && l.productByTicker.has(key(ticker))) r.fail('ticker', `product ${ticker} already exists`);
     const index = l.products.next();
     if (ticker) l.productByTicker.set(key(ticker), { index, fractional: allows_fractional === 1 });
+    const wash_sale_group = r.text('wash_sale_group', false, 64);
+    const replacement = r.text('harvest_replacement', false, 20);
+    if (replacement && key(replacement) === key(ticker)) r.fail('harvest_replacement', 'must name another product');
     if (r.bad || !type) return;
+    if (replacement) l.replacements.push({ index, ticker: replacement, file: r.row.file, line: r.row.line });
     const price_micros = price === null ? null : priceToMicros(price);
     t.products.push({
       ticker, name, type,
       class: r.text('class'), sub_class: r.text('sub_class'), category: r.text('category'),
-      price_micros, price_date, is_cash, allows_fractional,
+      price_micros, price_date, is_cash, allows_fractional, wash_sale_group,
     });
     if (price_micros !== null && price_date) t.product_prices.push({ product_id: index, price_date, price_micros });
   },
@@ -171,6 +177,7 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
       l.sleeveTotals.set(registration, { total: sum + sleeve_target_pct, file: r.row.file, line: r.row.line });
     }
     const is_trading_blocked = r.flag('is_trading_blocked', 0);
+    const tax_status = r.oneOf('tax_status', TAX_STATUSES, false);
     if (number) l.accountByNumber.set(key(number), l.accounts.next());
     if (r.bad) return;
     t.accounts.push({
@@ -179,6 +186,7 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
       cash_cents: dollarsToCents(cash),
       is_trading_blocked, is_active: 1,
       ...sleeve,
+      tax_status,
     });
   },
 
@@ -203,9 +211,31 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
     if (r.bad || shares_micros === null || account === undefined || !product) return;
     const position_id = t.positions.length;
     const position = { account_id: account, product_id: product.index, shares_micros, cost_cents };
+    l.importedHeld.set(Lookups.heldKey(account, product.index), { shares: shares_micros, cost: cost_cents });
     t.positions.push(position);
-    // One lot for the whole position keeps lots summing to the position, as the seed guarantees.
+    // One lot for the whole position keeps lots summing to the position, as the seed guarantees;
+    // tax_lots rows for the position replace it.
     if (acquired_date) t.tax_lots.push({ position_id, shares_micros: position.shares_micros, cost_cents: position.cost_cents, acquired_date });
+  },
+
+  tax_lots(r, l) {
+    const number = r.text('account', true, 50);
+    const account = l.accountByNumber.get(key(number));
+    if (number && account === undefined) r.fail('account', `no account number "${number}" in this firm or earlier in this import`);
+    const ticker = r.text('ticker', true, 20);
+    const product = l.productByTicker.get(key(ticker));
+    if (ticker && !product) r.fail('ticker', `no product "${ticker}" in this firm or earlier in this import`);
+    const shares_micros = r.scaled('shares', { required: true, scale: 6, positive: true, max: 1e9 }, 6);
+    const cost_cents = r.scaled('cost', { ...MONEY, min: 0, required: true }, 2);
+    const acquired_date = r.date('acquired_date', true);
+    const pair = account !== undefined && product ? Lookups.heldKey(account, product.index) : null;
+    if (pair !== null && !l.importedHeld.has(pair)) {
+      r.fail('ticker', `account ${number} has no ${ticker.toUpperCase()} position in this import's positions`);
+    }
+    if (r.bad || pair === null || account === undefined || !product || shares_micros === null || cost_cents === null || !acquired_date) return;
+    const sum = l.lotSums.get(pair) ?? { shares: 0, cost: 0, file: r.row.file, line: r.row.line };
+    l.lotSums.set(pair, { shares: sum.shares + shares_micros, cost: sum.cost + cost_cents, file: r.row.file, line: r.row.line });
+    l.lotRows.push({ account, product: product.index, shares_micros, cost_cents, acquired_date, file: r.row.file, line: r.row.line });
   },
 };
 

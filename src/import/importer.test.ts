@@ -97,7 +97,7 @@ describeEachDatabase('importBook', (dialect) => {
     expect(report.errors).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.imported).toEqual({
-      broker_dealers: 1, representatives: 1, products: 1, clients: 2, registrations: 2, accounts: 2, positions: 3,
+      broker_dealers: 1, representatives: 1, products: 1, clients: 2, registrations: 2, accounts: 2, positions: 3, tax_lots: 2,
     });
     expect(formatImportReport(report)).toContain('2 clients');
     expect(await count(db, 'clients', firmId)).toBe(before.clients + 2);
@@ -131,6 +131,43 @@ describeEachDatabase('importBook', (dialect) => {
       { shares_micros: 10_500_000, acquired_date: '2019-01-02' },
       { shares_micros: 120_000_000, acquired_date: '2021-03-15' },
     ]);
+  });
+
+  it('imports taxes: tax status, wash-sale groups, harvest replacements and tax lots that sum to their positions', async () => {
+    const files = [
+      file('products.csv', 'ticker,name,type,price,price_date,wash_sale_group,harvest_replacement\nTXA,Total market A,ETF,100,2025-06-30,US total,TXB\nTXB,Total market B,ETF,50,2025-06-30,,\n'),
+      file('accounts.csv', 'number,name,custodian,client,registration,tax_status\nTAX-1,Taxed,Pershing,Solo Client,Solo IRA,Taxable\n'),
+      file('positions.csv', 'account,ticker,shares,cost\nTAX-1,TXA,30,2600\nTAX-1,TXB,10,400\n'),
+      file('tax_lots.csv', 'account,ticker,shares,cost,acquired_date\nTAX-1,TXA,10,1200,2024-01-05\nTAX-1,TXA,20,1400,2025-05-01\nTAX-1,TXB,10,400,2025-06-01\n'),
+    ];
+    const report = await importBook(db, firmId, files);
+    expect(report.errors).toEqual([]);
+    expect(report.imported.tax_lots).toBe(3);
+    const products = await db.kysely.selectFrom('products').select(['id', 'ticker', 'wash_sale_group', 'harvest_replacement_product_id']).where('firm_id', '=', firmId).where('ticker', 'in', ['TXA', 'TXB']).orderBy('ticker').execute();
+    expect(products.map((p) => [p.ticker, p.wash_sale_group, p.harvest_replacement_product_id])).toEqual([['TXA', 'US total', products[1]!.id], ['TXB', null, null]]);
+    const account = await db.kysely.selectFrom('accounts').select(['id', 'tax_status']).where('number', '=', 'TAX-1').executeTakeFirstOrThrow();
+    expect(account.tax_status).toBe('Taxable');
+    const lots = await db.kysely.selectFrom('tax_lots as l').innerJoin('positions as p', 'p.id', 'l.position_id').select(['p.product_id', 'l.shares_micros', 'l.cost_cents', 'l.acquired_date']).where('p.account_id', '=', account.id).orderBy('l.acquired_date').execute();
+    expect(lots.map((l) => [Number(l.shares_micros) / 1e6, Number(l.cost_cents) / 100, l.acquired_date])).toEqual([[10, 1200, '2024-01-05'], [20, 1400, '2025-05-01'], [10, 400, '2025-06-01']]);
+  });
+
+  it('refuses lots that do not sum to their position, a bad tax status and an unknown replacement, naming each line, and writes nothing', async () => {
+    const before = await count(db, 'tax_lots', firmId);
+    const files = [
+      file('products.csv', 'ticker,name,type,price,price_date,harvest_replacement\nTXC,Fund C,ETF,100,2025-06-30,NOPE9\n'),
+      file('accounts.csv', 'number,name,custodian,client,registration,tax_status\nTAX-2,Taxed,Pershing,Solo Client,Solo IRA,Offshore\nTAX-3,Taxed,Pershing,Solo Client,Solo IRA,\n'),
+      file('positions.csv', 'account,ticker,shares,cost\nTAX-3,TXC,30,2600\n'),
+      file('tax_lots.csv', 'account,ticker,shares,cost,acquired_date\nTAX-3,TXC,10,1200,2024-01-05\nTAX-3,TXC,10,1400,2025-05-01\nTAX-3,VTI,1,1,2025-05-01\n'),
+    ];
+    const report = await importBook(db, firmId, files);
+    expect(report.errors.map((e) => [e.file.split('/').pop(), e.line, e.field])).toEqual([
+      ['products.csv', 2, 'harvest_replacement'],
+      ['accounts.csv', 2, 'tax_status'],
+      ['tax_lots.csv', 3, 'shares'],
+      ['tax_lots.csv', 4, 'ticker'],
+    ]);
+    expect(await count(db, 'tax_lots', firmId)).toBe(before);
+    expect(await db.kysely.selectFrom('products').select('id').where('ticker', '=', 'TXC').executeTakeFirst()).toBeUndefined();
   });
 
   it('reports every bad row by file, line and field, and writes nothing', async () => {
@@ -276,7 +313,7 @@ describeEachDatabase('importBook', (dialect) => {
       `${files[1]}:${3_000 * tickers.length + 1}: shares: must be greater than 0`,
       `${files[1]}:${3_000 * tickers.length + 1}: ticker: account ROLLBACK-2999 already holds ${tickers[0]}`,
     ]);
-    expect(report.imported).toEqual({ broker_dealers: 0, representatives: 0, products: 0, clients: 0, registrations: 0, accounts: 0, positions: 0 });
+    expect(report.imported).toEqual({ broker_dealers: 0, representatives: 0, products: 0, clients: 0, registrations: 0, accounts: 0, positions: 0, tax_lots: 0 });
     expect({ accounts: await count(db, 'accounts', firmId), positions: await count(db, 'positions', firmId), lots: await count(db, 'tax_lots', firmId) }).toEqual(before);
   });
 });

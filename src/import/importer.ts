@@ -2,6 +2,7 @@ import type { Db } from '../db/database.js';
 import { analyze, type IdMap, inWriteTransaction, writeTables } from '../seed/repository.js';
 import { checkSleeveTotals, emptyTables, handleRow, type ImportTables } from './entities.js';
 import { firmExists, loadHeld, loadLookups, Lookups } from './lookups-repository.js';
+import { LotWriter } from './tax-lots.js';
 import { ENTITIES, type Entity, type ImportIssue, openSource, type Source, type SourceRow } from './sources.js';
 
 export type { ImportIssue } from './sources.js';
@@ -93,12 +94,16 @@ export async function importBook(db: Db, firmId: number, files: string[], option
         pending = 0;
       };
 
+      const lots = new LotWriter(conn, firmId, lookups);
       for (const entity of ENTITIES) {
+        // Lots break up the positions written before them.
+        if (entity === 'tax_lots') await flush();
         for (const source of sources) {
           if (!source.entities.has(entity)) continue;
           for await (const batch of source.batches(entity, BATCH_ROWS)) {
             if (entity === 'positions') await loadHeld(conn, lookups, storedAccountsOf(batch, lookups));
             for (const row of batch) handleRow(row, lookups, tables, errors);
+            if (entity === 'tax_lots') imported.tax_lots += await lots.write(known, errors.length === 0);
             read[entity] += batch.length;
             rowsOf.set(source.file, (rowsOf.get(source.file) ?? 0) + batch.length);
             rowsRead += batch.length;
@@ -116,6 +121,8 @@ export async function importBook(db: Db, firmId: number, files: string[], option
       }
       checkSleeveTotals(lookups, errors);
       await flush();
+      lots.checkSums(errors);
+      await lots.replacements(known, errors);
       if (errors.length > 0) throw new ImportRefused();
     });
   } catch (error) {

@@ -31,6 +31,16 @@ export class Space {
 
 const key = (text: string) => text.trim().toLowerCase();
 
+export interface LotRow {
+  account: number;
+  product: number;
+  shares_micros: number;
+  cost_cents: number;
+  acquired_date: string;
+  file: string;
+  line: number;
+}
+
 /** The firm's existing keys plus those the import adds, so later entities can refer to both. */
 export class Lookups {
   brokerDealers = new Space();
@@ -56,6 +66,14 @@ export class Lookups {
   held = new Set<number>();
   /** Existing accounts whose positions are in `held`. */
   heldLoaded = new Set<number>();
+  /** heldKey -> shares and cost of the positions this import creates: the only ones its tax_lots rows may break up. */
+  importedHeld = new Map<number, { shares: number; cost: number }>();
+  /** heldKey -> running totals of the tax_lots rows of a position, and the last row's place. */
+  lotSums = new Map<number, { shares: number; cost: number; file: string; line: number }>();
+  /** Validated tax_lots rows of the current batch, written once the positions are (importer.ts). */
+  lotRows: LotRow[] = [];
+  /** Products naming a harvest replacement by ticker, resolved once every product is known. */
+  replacements: { index: number; ticker: string; file: string; line: number }[] = [];
 
   static key = key;
 

@@ -4,7 +4,7 @@ import { basename, extname } from 'node:path';
 import { Parser } from 'csv-parse';
 
 /** Entities an import may carry, in the order they are validated and written (parents first). */
-export const ENTITIES = ['broker_dealers', 'representatives', 'products', 'clients', 'registrations', 'accounts', 'positions'] as const;
+export const ENTITIES = ['broker_dealers', 'representatives', 'products', 'clients', 'registrations', 'accounts', 'positions', 'tax_lots'] as const;
 export type Entity = (typeof ENTITIES)[number];
 
 export interface ImportIssue {
@@ -73,6 +73,8 @@ const ALIASES: Record<string, Entity> = {
   registrations: 'registrations',
   accounts: 'accounts',
   positions: 'positions',
+  taxlots: 'tax_lots',
+  lots: 'tax_lots',
 };
 
 export const entityNamed = (name: string): Entity | undefined => ALIASES[normalize(name)];

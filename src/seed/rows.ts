@@ -23,7 +23,7 @@ export interface FirmRows {
   partner_apps: SeedRow<'partner_apps', 'name' | 'client_secret_hash' | 'redirect_uris' | 'is_active' | 'created_at'>[];
   broker_dealers: SeedRow<'broker_dealers', 'name' | 'code' | 'is_active'>[];
   representatives: SeedRow<'representatives', 'broker_dealer_id' | 'first_name' | 'last_name' | 'name' | 'number' | 'email' | 'is_active' | 'details'>[];
-  products: SeedRow<'products', 'ticker' | 'name' | 'type' | 'class' | 'sub_class' | 'category' | 'price_micros' | 'price_date' | 'is_cash' | 'allows_fractional'>[];
+  products: SeedRow<'products', 'ticker' | 'name' | 'type' | 'class' | 'sub_class' | 'category' | 'price_micros' | 'price_date' | 'is_cash' | 'allows_fractional' | 'wash_sale_group'>[];
   product_prices: SeedRow<'product_prices', 'product_id' | 'price_date' | 'price_micros'>[];
   models: SeedRow<'models', 'name' | 'description' | 'cash_target_pct' | 'cash_lower_pct' | 'cash_upper_pct' | 'is_active'>[];
   model_allocations: SeedRow<'model_allocations', 'model_id' | 'product_id' | 'target_pct' | 'lower_pct' | 'upper_pct'>[];
@@ -57,7 +57,7 @@ export interface FieldValueRow {
 export interface ChunkRows {
   clients: SeedRow<'clients', 'representative_id' | 'name' | 'notes'>[];
   registrations: SeedRow<'registrations', 'client_id' | 'name' | 'type' | 'is_sleeved' | 'do_not_trade'>[];
-  accounts: SeedRow<'accounts', 'registration_id' | 'number' | 'name' | 'custodian' | 'model_id' | 'cash_cents' | 'is_trading_blocked' | 'is_active' | 'sleeve_type' | 'sleeve_target_pct' | 'sleeve_tolerance_lower' | 'sleeve_tolerance_upper' | 'restricted_plan_id'>[];
+  accounts: SeedRow<'accounts', 'registration_id' | 'number' | 'name' | 'custodian' | 'model_id' | 'cash_cents' | 'is_trading_blocked' | 'is_active' | 'sleeve_type' | 'sleeve_target_pct' | 'sleeve_tolerance_lower' | 'sleeve_tolerance_upper' | 'restricted_plan_id' | 'tax_status'>[];
   positions: SeedRow<'positions', 'account_id' | 'product_id' | 'shares_micros' | 'cost_cents'>[];
   tax_lots: SeedRow<'tax_lots', 'position_id' | 'shares_micros' | 'cost_cents' | 'acquired_date'>[];
   pending_transactions: SeedRow<'pending_transactions', 'account_id' | 'product_id' | 'type' | 'shares_micros' | 'amount_cents' | 'trade_date' | 'created_at'>[];
