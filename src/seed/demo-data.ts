@@ -219,6 +219,18 @@ export const EQUIVALENTS: Readonly<Record<string, readonly string[]>> = {
   VTSAX: ['FXAIX'],
 };
 
+/**
+ * Share classes of one fund are substantially identical for wash sales (docs/tax-aware.md): the
+ * ETF and the Admiral shares of Vanguard's total market funds. Other equivalents are different
+ * funds tracking similar indexes, which is what makes them harvest replacements.
+ */
+export const WASH_SALE_GROUPS: Readonly<Record<string, string>> = {
+  VTI: 'Vanguard Total Stock Market',
+  VTSAX: 'Vanguard Total Stock Market',
+  BND: 'Vanguard Total Bond Market',
+  VBTLX: 'Vanguard Total Bond Market',
+};
+
 /** Firm-wide substitutions [product, substitute]. */
 export const SUBSTITUTIONS: readonly (readonly [string, string])[] = [
   ['VWO', 'IEMG'],

@@ -102,6 +102,20 @@ describeEachDatabase('seedDemoFirm', (dialect) => {
     expect(Number(rows[0]?.n)).toBe(0);
   });
 
+  it('carries lots for tax-aware rebalancing: short and long term, at gains and at losses, and share classes in one wash-sale group', async () => {
+    const lots = await db.kysely
+      .selectFrom('tax_lots as l')
+      .innerJoin('positions as p', 'p.id', 'l.position_id')
+      .innerJoin('products as x', 'x.id', 'p.product_id')
+      .select(['l.shares_micros', 'l.cost_cents', 'l.acquired_date', 'x.price_micros'])
+      .execute();
+    const yearAgo = `${Number(SEED.asOf.slice(0, 4)) - 1}${SEED.asOf.slice(4)}`;
+    const kinds = new Set(lots.map((l) => `${l.acquired_date > yearAgo ? 'short' : 'long'}-${Number(l.cost_cents) < ((Number(l.shares_micros) / 1e6) * Number(l.price_micros)) / 1e4 ? 'gain' : 'loss'}`));
+    expect([...kinds].sort()).toEqual(['long-gain', 'long-loss', 'short-gain', 'short-loss']);
+    const groups = await db.kysely.selectFrom('products').select(['ticker', 'wash_sale_group']).where('wash_sale_group', 'is not', null).orderBy('ticker').execute();
+    expect(groups.map((g) => g.ticker)).toEqual(['BND', 'VBTLX', 'VTI', 'VTSAX']);
+  });
+
   it('keeps model targets plus cash at 100 and sleeve targets at 100', async () => {
     const { rows: models } = await sql<{ name: string; total: number }>`
       select m.name, m.cash_target_pct + sum(a.target_pct) as total

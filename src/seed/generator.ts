@@ -7,6 +7,7 @@ import {
   MODEL_AGGS,
   MODELS,
   PRODUCTS,
+  WASH_SALE_GROUPS,
   REGISTRATION_TYPES,
   SUBSTITUTIONS,
   TEAMS,
@@ -83,6 +84,7 @@ export function generateFirmBook(options: GeneratorOptions): BookTables {
     price_date: options.asOf,
     is_cash: p.type === 'Cash' ? 1 : 0,
     allows_fractional: p.type === 'MutualFund' || p.type === 'Cash' ? 1 : 0,
+    wash_sale_group: WASH_SALE_GROUPS[p.ticker] ?? null,
   }));
 
   const product_prices: BookTables['product_prices'] = [];
