@@ -17,7 +17,8 @@ interface TradeOut {
 }
 
 describeEachDatabase('tax-aware rebalancing through the trading API', (database) => {
-  const t = useTestApp(database);
+  // One account per chunk: a household must still be planned together (on PostgreSQL by whichever worker takes its chunk).
+  const t = useTestApp(database, { env: { REBALANCE_CHUNK_SIZE: '1' } });
   let session: string;
   beforeAll(async () => {
     session = await t.session('advisor');

@@ -3667,6 +3667,7 @@ export interface paths {
                          *         "isTradingBlocked": true,
                          *         "isActive": true,
                          *         "restrictedPlanId": 1,
+                         *         "taxStatus": "Taxable",
                          *         "sleeveType": "string",
                          *         "sleeveTargetPercent": 0,
                          *         "sleeveToleranceLower": 0,
@@ -3711,6 +3712,11 @@ export interface paths {
                             isTradingBlocked: boolean;
                             isActive: boolean;
                             restrictedPlanId: number | null;
+                            /**
+                             * @description Effective tax status: the account's own, else its registration type's
+                             * @enum {string}
+                             */
+                            taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -3835,6 +3841,7 @@ export interface paths {
                          *       "isTradingBlocked": true,
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
+                         *       "taxStatus": "Taxable",
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -3878,6 +3885,11 @@ export interface paths {
                             isTradingBlocked: boolean;
                             isActive: boolean;
                             restrictedPlanId: number | null;
+                            /**
+                             * @description Effective tax status: the account's own, else its registration type's
+                             * @enum {string}
+                             */
+                            taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -3989,6 +4001,7 @@ export interface paths {
                      *       "isTradingBlocked": true,
                      *       "isActive": true,
                      *       "restrictedPlanId": 1,
+                     *       "taxStatus": "Taxable",
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -4011,6 +4024,8 @@ export interface paths {
                         isActive?: boolean;
                         /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
+                        /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
+                        taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -4040,6 +4055,7 @@ export interface paths {
                          *       "isTradingBlocked": true,
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
+                         *       "taxStatus": "Taxable",
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -4083,6 +4099,11 @@ export interface paths {
                             isTradingBlocked: boolean;
                             isActive: boolean;
                             restrictedPlanId: number | null;
+                            /**
+                             * @description Effective tax status: the account's own, else its registration type's
+                             * @enum {string}
+                             */
+                            taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -4208,6 +4229,7 @@ export interface paths {
                      *         "isTradingBlocked": true,
                      *         "isActive": true,
                      *         "restrictedPlanId": 1,
+                     *         "taxStatus": "Taxable",
                      *         "userDefinedFields": [
                      *           {
                      *             "userDefineDefinitionId": 1,
@@ -4231,6 +4253,8 @@ export interface paths {
                         isActive?: boolean;
                         /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
+                        /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
+                        taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -4261,6 +4285,7 @@ export interface paths {
                          *         "isTradingBlocked": true,
                          *         "isActive": true,
                          *         "restrictedPlanId": 1,
+                         *         "taxStatus": "Taxable",
                          *         "sleeveType": "string",
                          *         "sleeveTargetPercent": 0,
                          *         "sleeveToleranceLower": 0,
@@ -4305,6 +4330,11 @@ export interface paths {
                             isTradingBlocked: boolean;
                             isActive: boolean;
                             restrictedPlanId: number | null;
+                            /**
+                             * @description Effective tax status: the account's own, else its registration type's
+                             * @enum {string}
+                             */
+                            taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -4405,6 +4435,7 @@ export interface paths {
                      *       "isTradingBlocked": true,
                      *       "isActive": true,
                      *       "restrictedPlanId": 1,
+                     *       "taxStatus": "Taxable",
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -4427,6 +4458,8 @@ export interface paths {
                         isActive?: boolean;
                         /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
+                        /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
+                        taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -4457,6 +4490,7 @@ export interface paths {
                          *       "isTradingBlocked": true,
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
+                         *       "taxStatus": "Taxable",
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -4500,6 +4534,11 @@ export interface paths {
                             isTradingBlocked: boolean;
                             isActive: boolean;
                             restrictedPlanId: number | null;
+                            /**
+                             * @description Effective tax status: the account's own, else its registration type's
+                             * @enum {string}
+                             */
+                            taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -4628,6 +4667,8 @@ export interface paths {
                          *         "priceDate": "string",
                          *         "isCash": true,
                          *         "allowsFractionalShares": true,
+                         *         "washSaleGroup": "string",
+                         *         "harvestReplacementProductId": 1,
                          *         "createdDate": "2019-08-24T14:15:22Z",
                          *         "createdBy": "string",
                          *         "editedDate": "2019-08-24T14:15:22Z",
@@ -4669,6 +4710,8 @@ export interface paths {
                             priceDate: string | null;
                             isCash: boolean;
                             allowsFractionalShares: boolean;
+                            washSaleGroup: string | null;
+                            harvestReplacementProductId: number | null;
                             /** Format: date-time */
                             createdDate: string;
                             createdBy: string;
@@ -4790,6 +4833,8 @@ export interface paths {
                          *       "priceDate": "string",
                          *       "isCash": true,
                          *       "allowsFractionalShares": true,
+                         *       "washSaleGroup": "string",
+                         *       "harvestReplacementProductId": 1,
                          *       "createdDate": "2019-08-24T14:15:22Z",
                          *       "createdBy": "string",
                          *       "editedDate": "2019-08-24T14:15:22Z",
@@ -4830,6 +4875,8 @@ export interface paths {
                             priceDate: string | null;
                             isCash: boolean;
                             allowsFractionalShares: boolean;
+                            washSaleGroup: string | null;
+                            harvestReplacementProductId: number | null;
                             /** Format: date-time */
                             createdDate: string;
                             createdBy: string;
@@ -4938,6 +4985,8 @@ export interface paths {
                      *       "priceDate": "2019-08-24",
                      *       "isCash": true,
                      *       "allowsFractionalShares": true,
+                     *       "washSaleGroup": "string",
+                     *       "harvestReplacementProductId": 1,
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -4958,6 +5007,9 @@ export interface paths {
                         priceDate?: string | null;
                         isCash?: boolean;
                         allowsFractionalShares?: boolean;
+                        washSaleGroup?: string | null;
+                        /** @description What tax-loss harvesting buys instead of this product; null: the model line's first equivalent outside its wash-sale group */
+                        harvestReplacementProductId?: number | null;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -4988,6 +5040,8 @@ export interface paths {
                          *       "priceDate": "string",
                          *       "isCash": true,
                          *       "allowsFractionalShares": true,
+                         *       "washSaleGroup": "string",
+                         *       "harvestReplacementProductId": 1,
                          *       "createdDate": "2019-08-24T14:15:22Z",
                          *       "createdBy": "string",
                          *       "editedDate": "2019-08-24T14:15:22Z",
@@ -5028,6 +5082,8 @@ export interface paths {
                             priceDate: string | null;
                             isCash: boolean;
                             allowsFractionalShares: boolean;
+                            washSaleGroup: string | null;
+                            harvestReplacementProductId: number | null;
                             /** Format: date-time */
                             createdDate: string;
                             createdBy: string;
@@ -5150,6 +5206,8 @@ export interface paths {
                      *         "priceDate": "2019-08-24",
                      *         "isCash": true,
                      *         "allowsFractionalShares": true,
+                     *         "washSaleGroup": "string",
+                     *         "harvestReplacementProductId": 1,
                      *         "userDefinedFields": [
                      *           {
                      *             "userDefineDefinitionId": 1,
@@ -5171,6 +5229,9 @@ export interface paths {
                         priceDate?: string | null;
                         isCash?: boolean;
                         allowsFractionalShares?: boolean;
+                        washSaleGroup?: string | null;
+                        /** @description What tax-loss harvesting buys instead of this product; null: the model line's first equivalent outside its wash-sale group */
+                        harvestReplacementProductId?: number | null;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -5202,6 +5263,8 @@ export interface paths {
                          *         "priceDate": "string",
                          *         "isCash": true,
                          *         "allowsFractionalShares": true,
+                         *         "washSaleGroup": "string",
+                         *         "harvestReplacementProductId": 1,
                          *         "createdDate": "2019-08-24T14:15:22Z",
                          *         "createdBy": "string",
                          *         "editedDate": "2019-08-24T14:15:22Z",
@@ -5243,6 +5306,8 @@ export interface paths {
                             priceDate: string | null;
                             isCash: boolean;
                             allowsFractionalShares: boolean;
+                            washSaleGroup: string | null;
+                            harvestReplacementProductId: number | null;
                             /** Format: date-time */
                             createdDate: string;
                             createdBy: string;
@@ -5340,6 +5405,8 @@ export interface paths {
                      *       "priceDate": "2019-08-24",
                      *       "isCash": true,
                      *       "allowsFractionalShares": true,
+                     *       "washSaleGroup": "string",
+                     *       "harvestReplacementProductId": 1,
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -5360,6 +5427,9 @@ export interface paths {
                         priceDate?: string | null;
                         isCash?: boolean;
                         allowsFractionalShares?: boolean;
+                        washSaleGroup?: string | null;
+                        /** @description What tax-loss harvesting buys instead of this product; null: the model line's first equivalent outside its wash-sale group */
+                        harvestReplacementProductId?: number | null;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -5391,6 +5461,8 @@ export interface paths {
                          *       "priceDate": "string",
                          *       "isCash": true,
                          *       "allowsFractionalShares": true,
+                         *       "washSaleGroup": "string",
+                         *       "harvestReplacementProductId": 1,
                          *       "createdDate": "2019-08-24T14:15:22Z",
                          *       "createdBy": "string",
                          *       "editedDate": "2019-08-24T14:15:22Z",
@@ -5431,6 +5503,8 @@ export interface paths {
                             priceDate: string | null;
                             isCash: boolean;
                             allowsFractionalShares: boolean;
+                            washSaleGroup: string | null;
+                            harvestReplacementProductId: number | null;
                             /** Format: date-time */
                             createdDate: string;
                             createdBy: string;
@@ -10026,6 +10100,227 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Portfolio/Accounts/{accountId}/TaxLots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's tax lots
+         * @description Every tax lot of the account's positions with its cost, acquisition date, term as of today and unrealized gain at the latest price, ordered by ticker and date. `productId` narrows it to one position. Tax-aware rebalancing relieves these lots; executing a trade updates them.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    productId?: number;
+                };
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "taxLotId": 7,
+                         *         "productId": 1,
+                         *         "ticker": "VTI",
+                         *         "shares": 100,
+                         *         "costBasis": 23000,
+                         *         "acquiredDate": "2026-09-25",
+                         *         "term": "Short",
+                         *         "unrealizedGain": -3000
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            taxLotId: number;
+                            productId: number;
+                            ticker: string;
+                            shares: number;
+                            /** @description Total cost of the lot, dollars */
+                            costBasis: number;
+                            /** Format: date */
+                            acquiredDate: string;
+                            /** @description Short, or Long from the day after the first anniversary */
+                            term: string;
+                            /** @description Shares at the latest price less cost; null without a price */
+                            unrealizedGain: number | null;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Portfolio/Clients/{clientId}/RealizedGains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A household's realized gains of a year
+         * @description Short-term and long-term gains (negative: losses) the household realized in the calendar year, from the trades recorded as executed in its taxable accounts. `year` defaults to the current one. A tax-aware rebalance counts them against its gains budget.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    year?: number;
+                };
+                header?: never;
+                path: {
+                    clientId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "clientId": 12,
+                         *       "year": 2026,
+                         *       "shortTermGain": -3000,
+                         *       "longTermGain": 1250
+                         *     }
+                         */
+                        "application/json": {
+                            clientId: number;
+                            year: number;
+                            /** @description Net of losses; a wash sale's disallowed loss is not counted */
+                            shortTermGain: number;
+                            longTermGain: number;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/Portfolio/Accounts/{accountId}/Transactions": {
         parameters: {
             query?: never;
@@ -10316,14 +10611,24 @@ export interface paths {
                          *       "notes": "string",
                          *       "roundingLogic": "Default",
                          *       "disableRealTimePrices": true,
-                         *       "nsccTransactionType": "string"
+                         *       "nsccTransactionType": "string",
+                         *       "taxOptions": {
+                         *         "lotSelection": "MinTax",
+                         *         "avoidWashSales": true,
+                         *         "maxShortTermGain": 0,
+                         *         "maxLongTermGain": 0,
+                         *         "harvestLosses": {
+                         *           "minLossDollars": 0,
+                         *           "minLossPercent": 0
+                         *         }
+                         *       }
                          *     }
                          */
                         "application/json": {
                             /** @enum {string} */
                             routine?: "Rebalance";
                             /** @enum {string} */
-                            reason: "NeedReview" | "Withdraw" | "Add" | "Withdraw100Pct";
+                            reason: "NeedReview" | "Withdraw" | "Add" | "Withdraw100Pct" | "TaxLossHarvest";
                             /** @enum {string} */
                             entity: "Account" | "TradeGroup" | "ModelAgg";
                             keys: number[];
@@ -10344,6 +10649,23 @@ export interface paths {
                             roundingLogic?: "Default" | "LowestPrice" | "None";
                             disableRealTimePrices?: boolean;
                             nsccTransactionType?: string | null;
+                            taxOptions?: {
+                                /**
+                                 * @description Which lots a sell relieves first (default MinTax)
+                                 * @enum {string}
+                                 */
+                                lotSelection?: "MinTax" | "HIFO" | "FIFO";
+                                /** @description Keep every account of a household clear of wash sales (default true) */
+                                avoidWashSales?: boolean;
+                                /** @description Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit */
+                                maxShortTermGain?: number | null;
+                                /** @description Net long-term gain a household may realize this calendar year; null: no limit */
+                                maxLongTermGain?: number | null;
+                                harvestLosses?: {
+                                    minLossDollars: number;
+                                    minLossPercent: number;
+                                } | null;
+                            } | null;
                         };
                     };
                 };
@@ -10681,6 +11003,116 @@ export interface paths {
                                 entityId: number | null;
                             }[];
                         };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Trading/TradeGenerationStatus/{batchProcessingId}/TaxSummary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per-household tax summary of a tax-aware rebalance batch
+         * @description For a batch run with taxOptions: one line per household with the estimated short-term and long-term gain (negative: a loss) its planned sells realize, the losses harvested, the buys the wash-sale rules moved to an equivalent or left in cash, and the sells the gains budget cut short. Empty for a batch without taxOptions. See the tax-aware rebalancing guide (docs/tax-aware.md).
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    batchProcessingId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "householdId": 12,
+                         *         "shortTermGain": -3000,
+                         *         "longTermGain": 1000,
+                         *         "harvestedLosses": 3000,
+                         *         "washSaleMoves": 1,
+                         *         "budgetCuts": 1
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            householdId: number;
+                            /** @description Estimated net short-term gain of the batch (negative: a loss) */
+                            shortTermGain: number;
+                            longTermGain: number;
+                            harvestedLosses: number;
+                            /** @description Buys moved to an equivalent or left in cash by the wash-sale rules */
+                            washSaleMoves: number;
+                            /** @description Sells cut short by the gains budget */
+                            budgetCuts: number;
+                        }[];
                     };
                 };
                 /** @description RFC 9457 problem details */
@@ -11139,6 +11571,7 @@ export interface paths {
                          *         "amount": 1705.28,
                          *         "price": 106.58,
                          *         "reason": "cash below target: sell overweight MUB 40.5% vs 40.0%",
+                         *         "explanation": "cash below target: sell overweight MUB 40.5% vs 40.0%",
                          *         "status": "Open",
                          *         "createdDate": "2026-11-24T12:15:59.493Z"
                          *       }
@@ -11161,9 +11594,26 @@ export interface paths {
                             amount: number;
                             price: number;
                             reason: string;
-                            /** @description Open or Cancelled */
+                            /** @description Why the trade exists, as a sentence */
+                            explanation: string;
+                            /** @description Open, Cancelled or Executed */
                             status: string;
                             createdDate: string;
+                            /** @description Tax-aware sells in taxable accounts: the lots relieved, in order */
+                            lots?: {
+                                taxLotId: number | null;
+                                shares: number;
+                                /** @description Cost of the shares relieved, dollars */
+                                costBasis: number;
+                                acquiredDate: string;
+                                /** @description Short or Long */
+                                term: string;
+                                estimatedGain: number;
+                                /** @description A forced sale at a loss within 30 days of a buy: the loss will be disallowed */
+                                washSale?: boolean;
+                            }[];
+                            estimatedShortTermGain?: number;
+                            estimatedLongTermGain?: number;
                         }[];
                     };
                 };
@@ -11279,6 +11729,163 @@ export interface paths {
                             createdBy: string;
                             cancelledDate: string | null;
                             cancelledBy: string | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Trading/TradeInstances/{tradeInstanceId}/Trades/{tradeId}/Action/Execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an open trade as executed
+         * @description Records the fill of an open trade: the position and the account's cash move, a sell relieves its tax lots (those it planned when it fills whole, else by the lot method of the run that made it, FIFO for trades made without taxOptions), a sell in a taxable account stores its realized gains for the household's year, and a buy becomes a new lot. A loss sale within 30 days after a buy of the same wash-sale group in the household adds the disallowed loss to the bought lot's cost and carries the sold lot's holding period. The body is optional: shares (at most the trade's), price and tradeDate default to the trade's own and today. 409 when the trade is not open or the account no longer holds the shares.
+         *
+         *     Needs a token whose role grants `portfolio.edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tradeInstanceId: number;
+                    tradeId: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "shares": 1,
+                     *       "price": 1,
+                     *       "tradeDate": "2019-08-24"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Shares filled, at most the trade's */
+                        shares?: number;
+                        price?: number;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD, not in the future
+                         */
+                        tradeDate?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "tradeId": 0,
+                         *       "status": "string",
+                         *       "shares": 0,
+                         *       "price": 0,
+                         *       "amount": 0,
+                         *       "tradeDate": "string",
+                         *       "realized": [
+                         *         {
+                         *           "acquiredDate": "string",
+                         *           "shares": 0,
+                         *           "proceeds": 0,
+                         *           "costBasis": 0,
+                         *           "term": "string",
+                         *           "gain": 0,
+                         *           "disallowedLoss": 0
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            tradeId: number;
+                            status: string;
+                            shares: number;
+                            price: number;
+                            amount: number;
+                            tradeDate: string;
+                            /** @description Taxable sells: the gain of each lot slice sold */
+                            realized: {
+                                acquiredDate: string;
+                                shares: number;
+                                proceeds: number;
+                                costBasis: number;
+                                term: string;
+                                gain: number;
+                                /** @description Loss a wash sale disallows (moved into the replacement lot) */
+                                disallowedLoss: number;
+                            }[];
                         };
                     };
                 };
@@ -16782,6 +17389,7 @@ export interface paths {
                          *         "isTradingBlocked": true,
                          *         "isActive": true,
                          *         "restrictedPlanId": 1,
+                         *         "taxStatus": "Taxable",
                          *         "sleeveType": "string",
                          *         "sleeveTargetPercent": 0,
                          *         "sleeveToleranceLower": 0,
@@ -16826,6 +17434,11 @@ export interface paths {
                             isTradingBlocked: boolean;
                             isActive: boolean;
                             restrictedPlanId: number | null;
+                            /**
+                             * @description Effective tax status: the account's own, else its registration type's
+                             * @enum {string}
+                             */
+                            taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -16950,6 +17563,7 @@ export interface paths {
                          *       "isTradingBlocked": true,
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
+                         *       "taxStatus": "Taxable",
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -16993,6 +17607,11 @@ export interface paths {
                             isTradingBlocked: boolean;
                             isActive: boolean;
                             restrictedPlanId: number | null;
+                            /**
+                             * @description Effective tax status: the account's own, else its registration type's
+                             * @enum {string}
+                             */
+                            taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -17104,6 +17723,7 @@ export interface paths {
                      *       "isTradingBlocked": true,
                      *       "isActive": true,
                      *       "restrictedPlanId": 1,
+                     *       "taxStatus": "Taxable",
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -17126,6 +17746,8 @@ export interface paths {
                         isActive?: boolean;
                         /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
+                        /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
+                        taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -17155,6 +17777,7 @@ export interface paths {
                          *       "isTradingBlocked": true,
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
+                         *       "taxStatus": "Taxable",
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -17198,6 +17821,11 @@ export interface paths {
                             isTradingBlocked: boolean;
                             isActive: boolean;
                             restrictedPlanId: number | null;
+                            /**
+                             * @description Effective tax status: the account's own, else its registration type's
+                             * @enum {string}
+                             */
+                            taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -17323,6 +17951,7 @@ export interface paths {
                      *         "isTradingBlocked": true,
                      *         "isActive": true,
                      *         "restrictedPlanId": 1,
+                     *         "taxStatus": "Taxable",
                      *         "userDefinedFields": [
                      *           {
                      *             "userDefineDefinitionId": 1,
@@ -17346,6 +17975,8 @@ export interface paths {
                         isActive?: boolean;
                         /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
+                        /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
+                        taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -17376,6 +18007,7 @@ export interface paths {
                          *         "isTradingBlocked": true,
                          *         "isActive": true,
                          *         "restrictedPlanId": 1,
+                         *         "taxStatus": "Taxable",
                          *         "sleeveType": "string",
                          *         "sleeveTargetPercent": 0,
                          *         "sleeveToleranceLower": 0,
@@ -17420,6 +18052,11 @@ export interface paths {
                             isTradingBlocked: boolean;
                             isActive: boolean;
                             restrictedPlanId: number | null;
+                            /**
+                             * @description Effective tax status: the account's own, else its registration type's
+                             * @enum {string}
+                             */
+                            taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -17520,6 +18157,7 @@ export interface paths {
                      *       "isTradingBlocked": true,
                      *       "isActive": true,
                      *       "restrictedPlanId": 1,
+                     *       "taxStatus": "Taxable",
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -17542,6 +18180,8 @@ export interface paths {
                         isActive?: boolean;
                         /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
+                        /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
+                        taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -17572,6 +18212,7 @@ export interface paths {
                          *       "isTradingBlocked": true,
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
+                         *       "taxStatus": "Taxable",
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -17615,6 +18256,11 @@ export interface paths {
                             isTradingBlocked: boolean;
                             isActive: boolean;
                             restrictedPlanId: number | null;
+                            /**
+                             * @description Effective tax status: the account's own, else its registration type's
+                             * @enum {string}
+                             */
+                            taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -17743,6 +18389,8 @@ export interface paths {
                          *         "priceDate": "string",
                          *         "isCash": true,
                          *         "allowsFractionalShares": true,
+                         *         "washSaleGroup": "string",
+                         *         "harvestReplacementProductId": 1,
                          *         "createdDate": "2019-08-24T14:15:22Z",
                          *         "createdBy": "string",
                          *         "editedDate": "2019-08-24T14:15:22Z",
@@ -17784,6 +18432,8 @@ export interface paths {
                             priceDate: string | null;
                             isCash: boolean;
                             allowsFractionalShares: boolean;
+                            washSaleGroup: string | null;
+                            harvestReplacementProductId: number | null;
                             /** Format: date-time */
                             createdDate: string;
                             createdBy: string;
@@ -17905,6 +18555,8 @@ export interface paths {
                          *       "priceDate": "string",
                          *       "isCash": true,
                          *       "allowsFractionalShares": true,
+                         *       "washSaleGroup": "string",
+                         *       "harvestReplacementProductId": 1,
                          *       "createdDate": "2019-08-24T14:15:22Z",
                          *       "createdBy": "string",
                          *       "editedDate": "2019-08-24T14:15:22Z",
@@ -17945,6 +18597,8 @@ export interface paths {
                             priceDate: string | null;
                             isCash: boolean;
                             allowsFractionalShares: boolean;
+                            washSaleGroup: string | null;
+                            harvestReplacementProductId: number | null;
                             /** Format: date-time */
                             createdDate: string;
                             createdBy: string;
@@ -18053,6 +18707,8 @@ export interface paths {
                      *       "priceDate": "2019-08-24",
                      *       "isCash": true,
                      *       "allowsFractionalShares": true,
+                     *       "washSaleGroup": "string",
+                     *       "harvestReplacementProductId": 1,
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -18073,6 +18729,9 @@ export interface paths {
                         priceDate?: string | null;
                         isCash?: boolean;
                         allowsFractionalShares?: boolean;
+                        washSaleGroup?: string | null;
+                        /** @description What tax-loss harvesting buys instead of this product; null: the model line's first equivalent outside its wash-sale group */
+                        harvestReplacementProductId?: number | null;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -18103,6 +18762,8 @@ export interface paths {
                          *       "priceDate": "string",
                          *       "isCash": true,
                          *       "allowsFractionalShares": true,
+                         *       "washSaleGroup": "string",
+                         *       "harvestReplacementProductId": 1,
                          *       "createdDate": "2019-08-24T14:15:22Z",
                          *       "createdBy": "string",
                          *       "editedDate": "2019-08-24T14:15:22Z",
@@ -18143,6 +18804,8 @@ export interface paths {
                             priceDate: string | null;
                             isCash: boolean;
                             allowsFractionalShares: boolean;
+                            washSaleGroup: string | null;
+                            harvestReplacementProductId: number | null;
                             /** Format: date-time */
                             createdDate: string;
                             createdBy: string;
@@ -18265,6 +18928,8 @@ export interface paths {
                      *         "priceDate": "2019-08-24",
                      *         "isCash": true,
                      *         "allowsFractionalShares": true,
+                     *         "washSaleGroup": "string",
+                     *         "harvestReplacementProductId": 1,
                      *         "userDefinedFields": [
                      *           {
                      *             "userDefineDefinitionId": 1,
@@ -18286,6 +18951,9 @@ export interface paths {
                         priceDate?: string | null;
                         isCash?: boolean;
                         allowsFractionalShares?: boolean;
+                        washSaleGroup?: string | null;
+                        /** @description What tax-loss harvesting buys instead of this product; null: the model line's first equivalent outside its wash-sale group */
+                        harvestReplacementProductId?: number | null;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -18317,6 +18985,8 @@ export interface paths {
                          *         "priceDate": "string",
                          *         "isCash": true,
                          *         "allowsFractionalShares": true,
+                         *         "washSaleGroup": "string",
+                         *         "harvestReplacementProductId": 1,
                          *         "createdDate": "2019-08-24T14:15:22Z",
                          *         "createdBy": "string",
                          *         "editedDate": "2019-08-24T14:15:22Z",
@@ -18358,6 +19028,8 @@ export interface paths {
                             priceDate: string | null;
                             isCash: boolean;
                             allowsFractionalShares: boolean;
+                            washSaleGroup: string | null;
+                            harvestReplacementProductId: number | null;
                             /** Format: date-time */
                             createdDate: string;
                             createdBy: string;
@@ -18455,6 +19127,8 @@ export interface paths {
                      *       "priceDate": "2019-08-24",
                      *       "isCash": true,
                      *       "allowsFractionalShares": true,
+                     *       "washSaleGroup": "string",
+                     *       "harvestReplacementProductId": 1,
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -18475,6 +19149,9 @@ export interface paths {
                         priceDate?: string | null;
                         isCash?: boolean;
                         allowsFractionalShares?: boolean;
+                        washSaleGroup?: string | null;
+                        /** @description What tax-loss harvesting buys instead of this product; null: the model line's first equivalent outside its wash-sale group */
+                        harvestReplacementProductId?: number | null;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -18506,6 +19183,8 @@ export interface paths {
                          *       "priceDate": "string",
                          *       "isCash": true,
                          *       "allowsFractionalShares": true,
+                         *       "washSaleGroup": "string",
+                         *       "harvestReplacementProductId": 1,
                          *       "createdDate": "2019-08-24T14:15:22Z",
                          *       "createdBy": "string",
                          *       "editedDate": "2019-08-24T14:15:22Z",
@@ -18546,6 +19225,8 @@ export interface paths {
                             priceDate: string | null;
                             isCash: boolean;
                             allowsFractionalShares: boolean;
+                            washSaleGroup: string | null;
+                            harvestReplacementProductId: number | null;
                             /** Format: date-time */
                             createdDate: string;
                             createdBy: string;
@@ -22974,6 +23655,227 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Portfolio/Accounts/{accountId}/TaxLots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An account's tax lots
+         * @description Every tax lot of the account's positions with its cost, acquisition date, term as of today and unrealized gain at the latest price, ordered by ticker and date. `productId` narrows it to one position. Tax-aware rebalancing relieves these lots; executing a trade updates them.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    productId?: number;
+                };
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "taxLotId": 7,
+                         *         "productId": 1,
+                         *         "ticker": "VTI",
+                         *         "shares": 100,
+                         *         "costBasis": 23000,
+                         *         "acquiredDate": "2026-09-25",
+                         *         "term": "Short",
+                         *         "unrealizedGain": -3000
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            taxLotId: number;
+                            productId: number;
+                            ticker: string;
+                            shares: number;
+                            /** @description Total cost of the lot, dollars */
+                            costBasis: number;
+                            /** Format: date */
+                            acquiredDate: string;
+                            /** @description Short, or Long from the day after the first anniversary */
+                            term: string;
+                            /** @description Shares at the latest price less cost; null without a price */
+                            unrealizedGain: number | null;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Portfolio/Clients/{clientId}/RealizedGains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A household's realized gains of a year
+         * @description Short-term and long-term gains (negative: losses) the household realized in the calendar year, from the trades recorded as executed in its taxable accounts. `year` defaults to the current one. A tax-aware rebalance counts them against its gains budget.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    year?: number;
+                };
+                header?: never;
+                path: {
+                    clientId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "clientId": 12,
+                         *       "year": 2026,
+                         *       "shortTermGain": -3000,
+                         *       "longTermGain": 1250
+                         *     }
+                         */
+                        "application/json": {
+                            clientId: number;
+                            year: number;
+                            /** @description Net of losses; a wash sale's disallowed loss is not counted */
+                            shortTermGain: number;
+                            longTermGain: number;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Portfolio/Accounts/{accountId}/Transactions": {
         parameters: {
             query?: never;
@@ -23264,14 +24166,24 @@ export interface paths {
                          *       "notes": "string",
                          *       "roundingLogic": "Default",
                          *       "disableRealTimePrices": true,
-                         *       "nsccTransactionType": "string"
+                         *       "nsccTransactionType": "string",
+                         *       "taxOptions": {
+                         *         "lotSelection": "MinTax",
+                         *         "avoidWashSales": true,
+                         *         "maxShortTermGain": 0,
+                         *         "maxLongTermGain": 0,
+                         *         "harvestLosses": {
+                         *           "minLossDollars": 0,
+                         *           "minLossPercent": 0
+                         *         }
+                         *       }
                          *     }
                          */
                         "application/json": {
                             /** @enum {string} */
                             routine?: "Rebalance";
                             /** @enum {string} */
-                            reason: "NeedReview" | "Withdraw" | "Add" | "Withdraw100Pct";
+                            reason: "NeedReview" | "Withdraw" | "Add" | "Withdraw100Pct" | "TaxLossHarvest";
                             /** @enum {string} */
                             entity: "Account" | "TradeGroup" | "ModelAgg";
                             keys: number[];
@@ -23292,6 +24204,23 @@ export interface paths {
                             roundingLogic?: "Default" | "LowestPrice" | "None";
                             disableRealTimePrices?: boolean;
                             nsccTransactionType?: string | null;
+                            taxOptions?: {
+                                /**
+                                 * @description Which lots a sell relieves first (default MinTax)
+                                 * @enum {string}
+                                 */
+                                lotSelection?: "MinTax" | "HIFO" | "FIFO";
+                                /** @description Keep every account of a household clear of wash sales (default true) */
+                                avoidWashSales?: boolean;
+                                /** @description Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit */
+                                maxShortTermGain?: number | null;
+                                /** @description Net long-term gain a household may realize this calendar year; null: no limit */
+                                maxLongTermGain?: number | null;
+                                harvestLosses?: {
+                                    minLossDollars: number;
+                                    minLossPercent: number;
+                                } | null;
+                            } | null;
                         };
                     };
                 };
@@ -23629,6 +24558,116 @@ export interface paths {
                                 entityId: number | null;
                             }[];
                         };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Trading/TradeGenerationStatus/{batchProcessingId}/TaxSummary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per-household tax summary of a tax-aware rebalance batch
+         * @description For a batch run with taxOptions: one line per household with the estimated short-term and long-term gain (negative: a loss) its planned sells realize, the losses harvested, the buys the wash-sale rules moved to an equivalent or left in cash, and the sells the gains budget cut short. Empty for a batch without taxOptions. See the tax-aware rebalancing guide (docs/tax-aware.md).
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    batchProcessingId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "householdId": 12,
+                         *         "shortTermGain": -3000,
+                         *         "longTermGain": 1000,
+                         *         "harvestedLosses": 3000,
+                         *         "washSaleMoves": 1,
+                         *         "budgetCuts": 1
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            householdId: number;
+                            /** @description Estimated net short-term gain of the batch (negative: a loss) */
+                            shortTermGain: number;
+                            longTermGain: number;
+                            harvestedLosses: number;
+                            /** @description Buys moved to an equivalent or left in cash by the wash-sale rules */
+                            washSaleMoves: number;
+                            /** @description Sells cut short by the gains budget */
+                            budgetCuts: number;
+                        }[];
                     };
                 };
                 /** @description RFC 9457 problem details */
@@ -24087,6 +25126,7 @@ export interface paths {
                          *         "amount": 1705.28,
                          *         "price": 106.58,
                          *         "reason": "cash below target: sell overweight MUB 40.5% vs 40.0%",
+                         *         "explanation": "cash below target: sell overweight MUB 40.5% vs 40.0%",
                          *         "status": "Open",
                          *         "createdDate": "2026-11-24T12:15:59.493Z"
                          *       }
@@ -24109,9 +25149,26 @@ export interface paths {
                             amount: number;
                             price: number;
                             reason: string;
-                            /** @description Open or Cancelled */
+                            /** @description Why the trade exists, as a sentence */
+                            explanation: string;
+                            /** @description Open, Cancelled or Executed */
                             status: string;
                             createdDate: string;
+                            /** @description Tax-aware sells in taxable accounts: the lots relieved, in order */
+                            lots?: {
+                                taxLotId: number | null;
+                                shares: number;
+                                /** @description Cost of the shares relieved, dollars */
+                                costBasis: number;
+                                acquiredDate: string;
+                                /** @description Short or Long */
+                                term: string;
+                                estimatedGain: number;
+                                /** @description A forced sale at a loss within 30 days of a buy: the loss will be disallowed */
+                                washSale?: boolean;
+                            }[];
+                            estimatedShortTermGain?: number;
+                            estimatedLongTermGain?: number;
                         }[];
                     };
                 };
@@ -24227,6 +25284,163 @@ export interface paths {
                             createdBy: string;
                             cancelledDate: string | null;
                             cancelledBy: string | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Trading/TradeInstances/{tradeInstanceId}/Trades/{tradeId}/Action/Execute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an open trade as executed
+         * @description Records the fill of an open trade: the position and the account's cash move, a sell relieves its tax lots (those it planned when it fills whole, else by the lot method of the run that made it, FIFO for trades made without taxOptions), a sell in a taxable account stores its realized gains for the household's year, and a buy becomes a new lot. A loss sale within 30 days after a buy of the same wash-sale group in the household adds the disallowed loss to the bought lot's cost and carries the sold lot's holding period. The body is optional: shares (at most the trade's), price and tradeDate default to the trade's own and today. 409 when the trade is not open or the account no longer holds the shares.
+         *
+         *     Needs a token whose role grants `portfolio.edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    tradeInstanceId: number;
+                    tradeId: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "shares": 1,
+                     *       "price": 1,
+                     *       "tradeDate": "2019-08-24"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Shares filled, at most the trade's */
+                        shares?: number;
+                        price?: number;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD, not in the future
+                         */
+                        tradeDate?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "tradeId": 0,
+                         *       "status": "string",
+                         *       "shares": 0,
+                         *       "price": 0,
+                         *       "amount": 0,
+                         *       "tradeDate": "string",
+                         *       "realized": [
+                         *         {
+                         *           "acquiredDate": "string",
+                         *           "shares": 0,
+                         *           "proceeds": 0,
+                         *           "costBasis": 0,
+                         *           "term": "string",
+                         *           "gain": 0,
+                         *           "disallowedLoss": 0
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            tradeId: number;
+                            status: string;
+                            shares: number;
+                            price: number;
+                            amount: number;
+                            tradeDate: string;
+                            /** @description Taxable sells: the gain of each lot slice sold */
+                            realized: {
+                                acquiredDate: string;
+                                shares: number;
+                                proceeds: number;
+                                costBasis: number;
+                                term: string;
+                                gain: number;
+                                /** @description Loss a wash sale disallows (moved into the replacement lot) */
+                                disallowedLoss: number;
+                            }[];
                         };
                     };
                 };
