@@ -8,9 +8,12 @@
  * Goals (issue 16): advisory 100,000 accounts under 10 s on SQLite and within 2x the floor, under
  * 15 s on PostgreSQL with two workers; direct-indexing 2,000 accounts within 2x the floor; demo
  * under 10 s; peak memory under 1 GiB a process.
+ * Then (issue 19) the same accounts again with taxOptions (MinTax lots, a long-term budget, wash
+ * sales avoided, harvesting), after cancelling the first run's trades so both read the same book:
+ * goal at most 1.5x the run without, and direct-indexing within 2x its floor. `--no-tax` skips it.
  *
  *   npx tsx bench/rebalance.ts [--profile demo|advisory|direct-indexing] [--accounts 100000]
- *     [--households N] [--only sqlite|postgres] [--chunk-size N] [--workers 2]
+ *     [--households N] [--only sqlite|postgres] [--chunk-size N] [--workers 2] [--no-tax]
  * PostgreSQL runs when TEST_DATABASE_URL or DATABASE_URL is set.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -34,8 +37,10 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'chunk-size': { type: 'string' },
     workers: { type: 'string', default: '2' },
+    'no-tax': { type: 'boolean', default: false },
   },
 });
+const TAX_OPTIONS = { lotSelection: 'MinTax', avoidWashSales: true, maxShortTermGain: 0, maxLongTermGain: 5000, harvestLosses: { minLossDollars: 500, minLossPercent: 5 } };
 const PROFILE = parseProfile(values.profile);
 // Settings under test reach the server and the workers alike.
 const tuning: Record<string, string> = values['chunk-size'] ? { REBALANCE_CHUNK_SIZE: values['chunk-size'] } : {};
@@ -75,19 +80,24 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
     });
     const authorization = `Session ${login.json().access_token}`;
     if (children.length > 0) await new Promise((r) => setTimeout(r, 3000)); // workers connect
-    const started = performance.now();
-    const response = await app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: ids } });
-    const batchId = response.json<number>();
-    let status = { isDone: false } as { isDone: boolean; status?: string; itemsCompleted?: number; errorCount?: number; tradeInstanceId?: number };
-    while (!status.isDone) {
-      await new Promise((r) => setTimeout(r, 50));
-      status = (await app.inject({ url: `/api/Trading/TradeGenerationStatus/${batchId}`, headers: { authorization } })).json();
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const trades = await db.kysely.selectFrom('trades').select((eb) => eb.fn.countAll<number>().as('n')).where('trade_instance_id', '=', status.tradeInstanceId!).executeTakeFirstOrThrow();
+    const rebalance = async (extra: object) => {
+      const started = performance.now();
+      const response = await app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: ids, ...extra } });
+      const batchId = response.json<number>();
+      let status = { isDone: false } as { isDone: boolean; status?: string; itemsCompleted?: number; errorCount?: number; tradeInstanceId?: number };
+      while (!status.isDone) {
+        await new Promise((r) => setTimeout(r, 50));
+        status = (await app.inject({ url: `/api/Trading/TradeGenerationStatus/${batchId}`, headers: { authorization } })).json();
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const trades = await db.kysely.selectFrom('trades').select((eb) => eb.fn.countAll<number>().as('n')).where('trade_instance_id', '=', status.tradeInstanceId!).executeTakeFirstOrThrow();
+      return { seconds, status, trades: Number(trades.n) };
+    };
+    const plain = await rebalance({});
+    const { seconds, status } = plain;
     console.log(
       `${name}: ${ids.length} accounts from POST to ${status.status} in ${seconds.toFixed(2)} s = ${Math.round(ids.length / seconds)} accounts/s; ` +
-        `${trades.n} trades, ${status.errorCount} accounts with errors (no model, by design of the demo book)`,
+        `${plain.trades} trades, ${status.errorCount} accounts with errors (no model, by design of the demo book)`,
     );
     console.log(`${name}: peak memory during the rebalance: server ${mib(peakRss(process.pid))}` + children.map((c) => `, worker ${c.pid} ${mib(peakRss(c.pid!))}`).join(''));
     const floor = await floorOf(credentials.firm.id, status.tradeInstanceId!);
@@ -96,6 +106,20 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
       `${name}: I/O floor ${floorSeconds.toFixed(2)} s (read ${floor.positions} positions ${floor.readSeconds.toFixed(2)} s, ` +
         `insert ${floor.trades} trades ${floor.writeSeconds.toFixed(2)} s, driver directly); rebalance = ${(seconds / floorSeconds).toFixed(2)}x floor`,
     );
+    if (!values['no-tax']) {
+      // The first run's trades are open orders; cancelled, the tax-aware run reads the same book.
+      await app.inject({ method: 'POST', url: `/api/Trading/TradeInstances/${status.tradeInstanceId}/Action/Cancel`, headers: { authorization } });
+      writeFileSync('/proc/self/clear_refs', '5');
+      const taxed = await rebalance({ taxOptions: TAX_OPTIONS });
+      const summary = (await app.inject({ url: `/api/Trading/TradeGenerationStatus/${(taxed.status as { id?: number }).id ?? ''}/TaxSummary`, headers: { authorization } })).json<{ harvestedLosses: number; washSaleMoves: number; budgetCuts: number }[]>();
+      const totals = Array.isArray(summary) ? summary.reduce((t, h) => ({ harvested: t.harvested + h.harvestedLosses, moves: t.moves + h.washSaleMoves, cuts: t.cuts + h.budgetCuts }), { harvested: 0, moves: 0, cuts: 0 }) : null;
+      console.log(
+        `${name}: with taxOptions ${taxed.seconds.toFixed(2)} s (${taxed.trades} trades, ${taxed.status.errorCount} accounts with errors` +
+          (totals ? `; ${summary.length} households, ${Math.round(totals.harvested)} harvested, ${totals.moves} wash-sale moves, ${totals.cuts} budget cuts` : '') +
+          `) = ${(taxed.seconds / seconds).toFixed(2)}x the run without (goal <= 1.5x), ${(taxed.seconds / floorSeconds).toFixed(2)}x floor; ` +
+          `peak memory: server ${mib(peakRss(process.pid))}` + children.map((c) => `, worker ${c.pid} ${mib(peakRss(c.pid!))}`).join(''),
+      );
+    }
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await app.close();

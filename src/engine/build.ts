@@ -260,7 +260,7 @@ function pickBuyProduct(st: AccountState, tpl: LineTemplate, line: Line, index: 
  * in this batch) moves to the line's next buyable member outside those groups; with none the line
  * buys nothing and its money stays in cash (reported by tax/notes.ts).
  */
-function avoidWashBuy(st: AccountState, tpl: LineTemplate, line: Line, index: number, blocked: ReadonlySet<string>): void {
+function avoidWashBuy(st: AccountState, tpl: LineTemplate, line: Line, index: number, blocked: Pick<ReadonlySet<string>, 'has'>): void {
   const original = line.buyProduct;
   if (!original || !blocked.has(groupOf(original))) return;
   line.washMovedFrom = original;

@@ -183,9 +183,12 @@ export class SnapshotRepository {
     const planOf = (accountId: number) => planOfRow.get(accountId) ?? null;
     // Lots matter only to Sell If No Gain (which shares are at a loss); elsewhere the position's
     // total cost basis is all the engine reads, and lots are the largest table of a book.
-    const needLots = tax !== null ? found : accounts
+    // A tax-aware run also needs every lot of a taxable account (the lots its sells relieve); the
+    // recent lots of the other accounts reach it as the household's recent buys (tax-inputs-repository.ts).
+    const needLots = accounts
       .filter(
         (a) =>
+          (tax !== null && tax.accounts.get(a.id)?.taxStatus === 'Taxable') ||
           (a.model_id !== null && context.modelsSellingIfNoGain.has(a.model_id)) ||
           planOf(a.id)?.securities.some((s) => s.sellPriorityId === SellPriority.SellIfNoGain),
       )
@@ -199,8 +202,8 @@ export class SnapshotRepository {
             .select(['l.id', 'l.position_id', 'l.shares_micros', 'l.cost_cents', 'l.acquired_date'])
             .where('p.firm_id', '=', firmId)
             .where('p.account_id', 'in', needLots)
-            .orderBy('l.acquired_date')
-            .orderBy('l.id')
+            // Unordered: the engine orders a position's lots itself (by date, then id), and sorting
+            // every lot of a chunk here would cost more than the engine's sorts of a few each.
             .execute();
     const pending = await trx
       .selectFrom('pending_transactions')

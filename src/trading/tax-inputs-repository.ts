@@ -26,8 +26,8 @@ function daysBefore(date: string, days: number): string {
  * The household side of a tax-aware chunk, in a fixed number of set-based queries: each account's
  * tax status and household; per household the gains realized this calendar year and its buys and
  * loss sales of the last 30 days, from every account of the household (in the chunk or not):
- * executed loss sales, open orders, pending buys, and lots acquired in the window. The chunk's own
- * accounts' lots are in their snapshots already; the engine reads those itself.
+ * executed loss sales, open orders, pending buys, and lots acquired in the window. The chunk's
+ * taxable accounts' lots are in their snapshots already; the engine reads those itself.
  */
 export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accountIds: number[], asOfDate: string): Promise<TaxInputs> {
   const rows = await trx
@@ -103,7 +103,9 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     if (h && p.product_id !== null) h.recentTrades.push({ productId: p.product_id, date: p.trade_date > asOfDate ? asOfDate : p.trade_date, kind: 'Buy' });
   }
 
-  const others = memberIds.filter((id) => !inChunk.has(id));
+  // The chunk's taxable accounts bring their lots in their snapshots; every other account of the
+  // household (outside the chunk, or not taxable) brings only its lots of the window, here.
+  const others = memberIds.filter((id) => !inChunk.has(id) || accounts.get(id)?.taxStatus !== 'Taxable');
   if (others.length > 0) {
     const lots = await trx
       .selectFrom('tax_lots as l')

@@ -33,6 +33,15 @@ function pickLots(h: Holding, plan: TaxPlan, t: HarvestThresholds): Pick | null 
   if (lots === null || h.frozen || h.sold > 0) return null;
   if (h.sellPriority === SellPriority.DoNotSell || h.sellPriority === SellPriority.HardToSell) return null;
   if (plan.recentBuyGroups.has(groupOf(h.product))) return null;
+  // Most holdings have nothing to harvest: look before building anything.
+  let any = false;
+  for (const s of lots) {
+    if (harvestable(s, t)) {
+      any = true;
+      break;
+    }
+  }
+  if (!any) return null;
   const take: LotSlice[] = [];
   const rest: LotSlice[] = [];
   let shares = 0;
@@ -53,22 +62,24 @@ function pickLots(h: Holding, plan: TaxPlan, t: HarvestThresholds): Pick | null 
   return { h, shares, lossShort, lossLong };
 }
 
-function mayBuy(tpl: LineTemplate | null, product: Product | undefined, blocked: (g: string) => boolean): product is Product {
-  if (!product || !(product.price !== null && product.price > 0) || blocked(groupOf(product))) return false;
+function mayBuy(tpl: LineTemplate | null, product: Product | undefined, plan: TaxPlan, harvested: ReadonlySet<string>): product is Product {
+  if (!product || !(product.price !== null && product.price > 0)) return false;
+  const g = groupOf(product);
+  if (harvested.has(g) || plan.noBuyGroups.has(g) || plan.lossGroups.has(g)) return false;
   if (!tpl) return true;
   if ((tpl.buy.get(product.id) ?? BuyPriority.CanBuy) === BuyPriority.DoNotBuy) return false;
   return tpl.plan ? tpl.plan.securities.some((s) => s.productId === product.id) : !tpl.blockedBuy.has(product.id);
 }
 
 function replacementFor(st: AccountState, plan: TaxPlan, line: Line, picks: Pick[]): Product | null {
-  const harvested = new Set(picks.map((p) => groupOf(p.h.product)));
-  const blocked = (g: string) => harvested.has(g) || plan.noBuyGroups.has(g) || plan.lossGroups.has(g);
+  const harvested = new Set<string>();
+  for (const p of picks) harvested.add(groupOf(p.h.product));
   const tpl = st.template;
   for (const p of picks) {
     const id = p.h.product.harvestReplacementProductId;
     if (id != null) {
       const product = st.snap.products.get(id);
-      if (mayBuy(tpl, product, blocked)) return product;
+      if (mayBuy(tpl, product, plan, harvested)) return product;
     }
   }
   if (!tpl || !line.inModel) return null;
@@ -76,7 +87,7 @@ function replacementFor(st: AccountState, plan: TaxPlan, line: Line, picks: Pick
   const spec = index === undefined ? undefined : tpl.lines[index];
   for (const id of spec?.buyable ?? []) {
     const product = tpl.memberOf.get(id)?.product;
-    if (mayBuy(tpl, product, blocked)) return product;
+    if (mayBuy(tpl, product, plan, harvested)) return product;
   }
   return null;
 }

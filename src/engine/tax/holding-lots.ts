@@ -8,13 +8,13 @@ import { orderLots, sliceOf, type LotSlice } from './lots.js';
 import { groupOf, type TaxPlan } from './plan.js';
 
 export function holdingLots(st: AccountState, plan: TaxPlan): void {
-  const byProduct = new Map<number, TaxLot[]>();
+  const byProduct = new Map<number, readonly TaxLot[]>();
   for (const p of st.snap.positions) {
     const lots: readonly TaxLot[] = p.taxLots && p.taxLots.length > 0 ? p.taxLots : p.costBasis != null && p.shares > 0 ? [{ shares: p.shares, costBasis: p.costBasis }] : [];
     if (lots.length === 0) continue;
     const list = byProduct.get(p.productId);
-    if (list) list.push(...lots);
-    else byProduct.set(p.productId, [...lots]);
+    // A product is held by one position almost always; only a second one costs a copy.
+    byProduct.set(p.productId, list ? [...list, ...lots] : lots);
   }
   for (const line of st.lines) {
     for (const h of line.holdings) {

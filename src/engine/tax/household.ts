@@ -8,15 +8,11 @@ import { runAccount } from '../account.js';
 import { roundCents } from '../money.js';
 import type { AccountResult, AccountSnapshot, HouseholdResult, HouseholdSnapshot, Product, RebalanceOptions, TaxOptions } from '../types.js';
 import { activeTradeBlock } from '../values.js';
-import { daysBetween } from './lots.js';
-import { groupOf, newTaxPlan, type TaxPlan } from './plan.js';
+import { daysBefore } from './lots.js';
+import { groupOf, newTaxPlan, NO_GROUPS, UnionSet, type TaxPlan } from './plan.js';
 
 const WINDOW_DAYS = 30;
 
-function within30(date: string, asOf: string): boolean {
-  const d = daysBetween(date, asOf);
-  return d >= 0 && d <= WINDOW_DAYS;
-}
 
 function groupOfId(products: ReadonlyMap<number, Product>, id: number): string {
   const p = products.get(id);
@@ -28,14 +24,17 @@ function history(hh: HouseholdSnapshot): { bought: Set<string>; lossSold: Set<st
   const bought = new Set<string>();
   const lossSold = new Set<string>();
   const products = hh.accounts[0]?.products ?? new Map<number, Product>();
+  // ISO dates compare as strings: one comparison per lot, no date parsing.
+  const from = daysBefore(hh.asOfDate, WINDOW_DAYS);
+  const within30 = (date: string) => date >= from && date <= hh.asOfDate;
   for (const t of hh.recentTrades) {
-    if (!within30(t.date, hh.asOfDate)) continue;
+    if (!within30(t.date)) continue;
     (t.kind === 'Buy' ? bought : lossSold).add(groupOfId(products, t.productId));
   }
   // A lot acquired in the last 30 days is a buy, in any account of the household.
   for (const a of hh.accounts) {
     for (const p of a.positions) {
-      for (const lot of p.taxLots ?? []) if (lot.acquiredOn && within30(lot.acquiredOn, hh.asOfDate)) bought.add(groupOfId(a.products, p.productId));
+      for (const lot of p.taxLots ?? []) if (lot.acquiredOn && within30(lot.acquiredOn)) bought.add(groupOfId(a.products, p.productId));
     }
   }
   return { bought, lossSold };
@@ -64,7 +63,7 @@ function planPass(hh: HouseholdSnapshot, accounts: AccountSnapshot[], optionsFor
   const plans: (TaxPlan | null)[] = [];
   for (const snap of accounts) {
     const options = optionsFor(snap.accountId);
-    const noBuy = avoid ? new Set([...barred, ...lossSold]) : new Set<string>();
+    const noBuy = avoid ? new UnionSet(barred, lossSold) : NO_GROUPS;
     const plan = newTaxPlan({
       options: tax,
       reason: options.reason,
@@ -73,7 +72,7 @@ function planPass(hh: HouseholdSnapshot, accounts: AccountSnapshot[], optionsFor
       budgetShort,
       budgetLong,
       noBuyGroups: noBuy,
-      recentBuyGroups: avoid ? recentBuys : new Set(),
+      recentBuyGroups: avoid ? recentBuys : NO_GROUPS,
     });
     const result = runAccount(snap, options, 0, null, plan);
     results.push(result);

@@ -23,9 +23,23 @@ export interface LotSlice {
  * 28 February, so it turns long-term on 1 March.
  */
 export function isLongTerm(acquiredOn: string, tradeDate: string): boolean {
-  const year = Number(acquiredOn.slice(0, 4)) + 1;
-  const monthDay = acquiredOn.slice(5) === '02-29' ? '02-28' : acquiredOn.slice(5);
-  return tradeDate > `${String(year).padStart(4, '0')}-${monthDay}`;
+  return acquiredOn < longTermCutoff(tradeDate);
+}
+
+let cutoffFor = '';
+let cutoff = '';
+
+/**
+ * The same test as one string comparison per lot: acquired before the trade date's day one year
+ * earlier (a 29 February lot then turns long-term on 1 March, as above). Cached for the one trade
+ * date a run has.
+ */
+export function longTermCutoff(tradeDate: string): string {
+  if (tradeDate !== cutoffFor) {
+    cutoffFor = tradeDate;
+    cutoff = `${String(Number(tradeDate.slice(0, 4)) - 1).padStart(4, '0')}${tradeDate.slice(4)}`;
+  }
+  return cutoff;
 }
 
 const DAY_MS = 86_400_000;
@@ -35,10 +49,23 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 }
 
+let beforeKey = '';
+let beforeValue = '';
+
+/** The ISO date `days` before `date` (the last answer is kept: a run asks for one date). */
+export function daysBefore(date: string, days: number): string {
+  const k = `${date}/${days}`;
+  if (k !== beforeKey) {
+    beforeKey = k;
+    beforeValue = new Date(Date.parse(`${date}T00:00:00Z`) - days * DAY_MS).toISOString().slice(0, 10);
+  }
+  return beforeValue;
+}
+
 export function sliceOf(lot: TaxLot, price: number, tradeDate: string, heldBack = false): LotSlice {
   const acquiredOn = lot.acquiredOn ?? tradeDate;
   const costPerShare = lot.shares > 0 ? lot.costBasis / lot.shares : 0;
-  return { id: lot.id ?? null, shares: lot.shares, costPerShare, acquiredOn, long: isLongTerm(acquiredOn, tradeDate), gainPerShare: price - costPerShare, heldBack };
+  return { id: lot.id ?? null, shares: lot.shares, costPerShare, acquiredOn, long: acquiredOn < longTermCutoff(tradeDate), gainPerShare: price - costPerShare, heldBack };
 }
 
 // MinTax categories: losses first (short-term, then long-term), then no gain, then long-term

@@ -24,7 +24,7 @@ export interface TaxPlan {
   /** Set while cash must be raised (withdrawals, a cash shortfall): wash-sale rule 2 gives way, with a Warning. */
   forcingWash: boolean;
   /** Wash-sale groups no account of the household may buy (rules 1 and 3). */
-  readonly noBuyGroups: ReadonlySet<string>;
+  readonly noBuyGroups: Pick<ReadonlySet<string>, 'has' | 'size'>;
   /** Wash-sale groups bought in the household in the last 30 days (rule 2). */
   readonly recentBuyGroups: ReadonlySet<string>;
   readonly harvest: HarvestThresholds | null;
@@ -35,10 +35,35 @@ export interface TaxPlan {
   budgetCuts: number;
 }
 
-/** The wash-sale identity of a product: its group, or itself. */
+const groups = new WeakMap<Product, string>();
+
+/** The wash-sale identity of a product: its group, or itself. Kept per product object: it is asked for often. */
 export function groupOf(product: Product): string {
-  return product.washSaleGroup ? `g:${product.washSaleGroup}` : `p:${product.id}`;
+  let group = groups.get(product);
+  if (group === undefined) {
+    group = product.washSaleGroup ? `g:${product.washSaleGroup}` : `p:${product.id}`;
+    groups.set(product, group);
+  }
+  return group;
 }
+
+/** Two sets read as one, without copying either (a household's barred groups and its batch's loss sales). */
+export class UnionSet implements Pick<ReadonlySet<string>, 'has' | 'size'> {
+  constructor(
+    private readonly a: ReadonlySet<string>,
+    private readonly b: ReadonlySet<string>,
+  ) {}
+
+  has(value: string): boolean {
+    return this.a.has(value) || this.b.has(value);
+  }
+
+  get size(): number {
+    return this.a.size + this.b.size;
+  }
+}
+
+export const NO_GROUPS: ReadonlySet<string> = new Set();
 
 export interface PlanInputs {
   readonly options: TaxOptions;
@@ -47,7 +72,7 @@ export interface PlanInputs {
   readonly asOfDate: string;
   readonly budgetShort: number;
   readonly budgetLong: number;
-  readonly noBuyGroups: ReadonlySet<string>;
+  readonly noBuyGroups: Pick<ReadonlySet<string>, 'has' | 'size'>;
   readonly recentBuyGroups: ReadonlySet<string>;
 }
 
