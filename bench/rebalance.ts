@@ -83,6 +83,7 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
     const rebalance = async (extra: object) => {
       const started = performance.now();
       const response = await app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: ids, ...extra } });
+      if (response.statusCode !== 200) throw new Error(`GenerateTrades answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
       const batchId = response.json<number>();
       let status = { isDone: false } as { isDone: boolean; status?: string; itemsCompleted?: number; errorCount?: number; tradeInstanceId?: number };
       while (!status.isDone) {

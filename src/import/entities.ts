@@ -191,12 +191,7 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
   },
 
   positions(r, l, t) {
-    const number = r.text('account', true, 50);
-    const account = l.accountByNumber.get(key(number));
-    if (number && account === undefined) r.fail('account', `no account number "${number}" in this firm or earlier in this import`);
-    const ticker = r.text('ticker', true, 20);
-    const product = l.productByTicker.get(key(ticker));
-    if (ticker && !product) r.fail('ticker', `no product "${ticker}" in this firm or earlier in this import`);
+    const { number, account, ticker, product } = accountAndProduct(r, l);
     const shares_micros = r.scaled('shares', { required: true, scale: 6, positive: true, max: 1e9 }, 6);
     if (shares_micros !== null && product && !product.fractional && shares_micros % MICROS !== 0) {
       r.fail('shares', `${ticker.toUpperCase()} trades in whole shares`);
@@ -219,12 +214,7 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
   },
 
   tax_lots(r, l) {
-    const number = r.text('account', true, 50);
-    const account = l.accountByNumber.get(key(number));
-    if (number && account === undefined) r.fail('account', `no account number "${number}" in this firm or earlier in this import`);
-    const ticker = r.text('ticker', true, 20);
-    const product = l.productByTicker.get(key(ticker));
-    if (ticker && !product) r.fail('ticker', `no product "${ticker}" in this firm or earlier in this import`);
+    const { number, account, ticker, product } = accountAndProduct(r, l);
     const shares_micros = r.scaled('shares', { required: true, scale: 6, positive: true, max: 1e9 }, 6);
     const cost_cents = r.scaled('cost', { ...MONEY, min: 0, required: true }, 2);
     const acquired_date = r.date('acquired_date', true);
@@ -238,6 +228,17 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
     l.lotRows.push({ account, product: product.index, shares_micros, cost_cents, acquired_date, file: r.row.file, line: r.row.line });
   },
 };
+
+/** The `account` number and `ticker` of a position or lot row, each resolved or reported. */
+function accountAndProduct(r: RowReader, l: Lookups) {
+  const number = r.text('account', true, 50);
+  const account = l.accountByNumber.get(key(number));
+  if (number && account === undefined) r.fail('account', `no account number "${number}" in this firm or earlier in this import`);
+  const ticker = r.text('ticker', true, 20);
+  const product = l.productByTicker.get(key(ticker));
+  if (ticker && !product) r.fail('ticker', `no product "${ticker}" in this firm or earlier in this import`);
+  return { number, account, ticker, product };
+}
 
 /** A new sleeved registration's sleeves must total 100; reported on its last sleeve's line. */
 export function checkSleeveTotals(l: Lookups, issues: ImportIssue[]): void {

@@ -52,7 +52,8 @@ export class ExecutionService {
         if (positionShares < sharesMicros) throw new DomainError('invalid_state', `account ${trade.account_id} holds ${microsToShares(positionShares)} shares; ${shares} cannot be sold`);
         write.sharesDelta = -sharesMicros;
         write.cashDeltaCents = amountCents;
-        const relieved = relieveLots(lots, sharesMicros, price, tradeDate, trade.lots, trade.method);
+        // Outside taxable accounts lots go first in, first out (docs/tax-aware.md).
+        const relieved = relieveLots(lots, sharesMicros, price, tradeDate, trade.lots, trade.taxStatus === 'Taxable' ? trade.method : 'FIFO');
         for (const r of relieved) {
           write.lotUpdates.push({ id: r.lot.id, sharesMicros: r.lot.shares_micros - r.sharesMicros, costCents: r.lot.cost_cents - r.costCents });
           write.costDeltaCents -= r.costCents;

@@ -45,6 +45,8 @@ export interface NewTransfer {
 }
 
 const INSERT_ROWS = 500;
+/** Ids bound in one `in (…)`: well under SQLite's 32,766 variables. */
+const ID_SLICE = 10_000;
 
 const TRADE_COLUMNS: BulkColumn<'trades'>[] = [
   ['account_id', 'int4'],
@@ -329,17 +331,17 @@ export class TradingRepository {
   }
 
   /** Every account of the registrations that hold the given accounts, with their registration. */
-  /** The household (client) of each named account of the firm. */
+  /**
+   * The household (client) of each named account of the firm, ordered by household then account.
+   * Read in slices: a batch may name a million accounts, past any statement's parameter limit.
+   */
   async householdsOf(firmId: number, accountIds: number[]) {
-    return this.db
-      .selectFrom('accounts as a')
-      .innerJoin('registrations as r', 'r.id', 'a.registration_id')
-      .select(['a.id', 'r.client_id'])
-      .where('a.firm_id', '=', firmId)
-      .where('a.id', 'in', accountIds)
-      .orderBy('r.client_id')
-      .orderBy('a.id')
-      .execute();
+    const rows: { id: number; client_id: number }[] = [];
+    for (let start = 0; start < accountIds.length; start += ID_SLICE) {
+      const slice = accountIds.slice(start, start + ID_SLICE);
+      rows.push(...(await this.db.selectFrom('accounts as a').innerJoin('registrations as r', 'r.id', 'a.registration_id').select(['a.id', 'r.client_id']).where('a.firm_id', '=', firmId).where('a.id', 'in', slice).execute()));
+    }
+    return rows.sort((a, b) => a.client_id - b.client_id || a.id - b.id);
   }
 
   /** A tax-aware batch's per-household summary, summed over its chunks (a household is never split, so one row each). */
@@ -353,17 +355,22 @@ export class TradingRepository {
       .execute();
   }
 
+  /** Every account of the registrations of the named accounts, in slices as householdsOf. */
   async registrationMembers(firmId: number, accountIds: number[]) {
-    return this.db
-      .selectFrom('accounts as a')
-      .innerJoin('accounts as k', 'k.registration_id', 'a.registration_id')
-      .select(['a.id', 'a.registration_id'])
-      .distinct()
-      .where('k.firm_id', '=', firmId)
-      .where('k.id', 'in', accountIds)
-      .orderBy('a.registration_id')
-      .orderBy('a.id')
-      .execute();
+    const byId = new Map<number, { id: number; registration_id: number }>();
+    for (let start = 0; start < accountIds.length; start += ID_SLICE) {
+      const slice = accountIds.slice(start, start + ID_SLICE);
+      const rows = await this.db
+        .selectFrom('accounts as a')
+        .innerJoin('accounts as k', 'k.registration_id', 'a.registration_id')
+        .select(['a.id', 'a.registration_id'])
+        .distinct()
+        .where('k.firm_id', '=', firmId)
+        .where('k.id', 'in', slice)
+        .execute();
+      for (const row of rows) byId.set(row.id, row);
+    }
+    return [...byId.values()].sort((a, b) => a.registration_id - b.registration_id || a.id - b.id);
   }
 
   // --- quick trades

@@ -186,4 +186,15 @@ describeEachDatabase('rebalance jobs through the trading API', (database) => {
     expect((await get(`/api/Trading/TradeGenerationStatus/${foreign}`, stranger)).json()).toMatchObject({ status: 'Failed', errorCount: 1 });
     expect((await post('/api/Trading/GenerateTrades', { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: [account] }, await t.session('reader'))).statusCode).toBe(403);
   });
+
+  it('takes more keys than a statement binds: 40,000 accounts by household (tax-aware) and by registration', async () => {
+    const account = await book.account();
+    const keys = [account, ...Array.from({ length: 40_000 }, (_, i) => 50_000_000 + i)];
+    for (const extra of [{ taxOptions: {} }, { level: 'Registration' }]) {
+      const response = await post('/api/Trading/GenerateTrades?wait=true', { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys, ...extra });
+      expect(response.statusCode, response.body).toBe(200);
+      const status = (await get(`/api/Trading/TradeGenerationStatus/${response.json<number>()}`)).json();
+      expect(status).toMatchObject({ status: 'Failed', totalItems: 40_001, itemsCompleted: 40_001, errorCount: 40_000 });
+    }
+  });
 });

@@ -101,6 +101,7 @@ export function harvestLosses(st: AccountState): void {
   const plan = st.tax;
   if (plan === null || plan.harvest === null || !plan.taxable) return;
   const t = plan.harvest;
+  const skipped: Pick[] = [];
   for (const line of st.lines) {
     const picks: Pick[] = [];
     for (const h of line.holdings) {
@@ -109,13 +110,11 @@ export function harvestLosses(st: AccountState): void {
     }
     if (picks.length === 0) continue;
     const replacement = replacementFor(st, plan, line, picks);
-    const tickers = picks.map((p) => p.h.product.ticker).join(', ');
     if (!replacement) {
-      for (const p of picks) {
-        st.message('Info', 'HARVEST_SKIPPED', `${lossText(p.lossShort, p.lossLong)} of ${p.h.product.ticker} not harvested: no replacement may be bought`, p.h.product.id);
-      }
+      for (const p of picks) skipped.push(p);
       continue;
     }
+    const tickers = picks.map((p) => p.h.product.ticker).join(', ');
     let proceedsCents = 0;
     for (const p of picks) {
       const before = p.h.soldCents;
@@ -140,4 +139,22 @@ export function harvestLosses(st: AccountState): void {
     recordBuy(st, line, shares, Why.Drift);
     for (const other of st.lines) for (const h of other.holdings) if (h.product.id === replacement.id) h.frozen = true;
   }
+  if (skipped.length > 0) noteSkipped(st, skipped);
+}
+
+/**
+ * One Info per account for the losses that found no replacement (a direct-indexing account can
+ * have hundreds): the largest few by name, the rest counted.
+ */
+function noteSkipped(st: AccountState, skipped: Pick[]): void {
+  let short = 0;
+  let long = 0;
+  for (const p of skipped) {
+    short += p.lossShort;
+    long += p.lossLong;
+  }
+  const largest = [...skipped].sort((a, b) => b.lossShort + b.lossLong - (a.lossShort + a.lossLong) || a.h.product.id - b.h.product.id).slice(0, 5);
+  const named = largest.map((p) => p.h.product.ticker).join(', ');
+  const more = skipped.length > largest.length ? ` and ${skipped.length - largest.length} more` : '';
+  st.message('Info', 'HARVEST_SKIPPED', `${lossText(short, long)} not harvested in ${named}${more}: no replacement may be bought`, skipped.length === 1 ? skipped[0]?.h.product.id : undefined);
 }
