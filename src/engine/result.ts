@@ -26,7 +26,7 @@ export function finishState(st: AccountState): AccountResult {
       v += (h.shares - h.sold) * h.price;
       if (h.sold > 0) {
         const sell: Trade = { accountId, productId: h.product.id, ticker: h.product.ticker, side: 'Sell', shares: h.sold, estimatedAmount: h.soldCents / 100, price: h.price, reason: h.reason };
-        const lots = h.lots === null ? null : sellLots(h, h.price);
+        const lots = h.rawLots === null ? null : sellLots(h, h.price);
         sells.push(lots === null ? sell : { ...sell, ...lots });
       }
     }

@@ -85,7 +85,7 @@ function noteTaxCut(h: Holding, wanted: number, cap: number, allowHardToSell: bo
   const byPriority = prioritySellable(h, allowHardToSell);
   const want = wanted < byPriority ? wanted : byPriority;
   const cut = want - (cap > 0 ? cap : 0);
-  if (cut <= 1e-9 || h.lots === null || h.frozen) return;
+  if (cut <= 1e-9 || h.rawLots === null || h.frozen) return;
   const plan = h.tax;
   const unheld = (plan !== null && plan.forcingWash ? h.shares : h.freeShares) - h.sold;
   h.taxCut = cut;

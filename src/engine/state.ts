@@ -12,6 +12,7 @@ import type {
   RoundingLogic,
   SellPriorityId,
   Severity,
+  TaxLot,
 } from './types.js';
 import { toCents } from './money.js';
 import { reasonText, type WhyCode } from './reasons.js';
@@ -52,6 +53,7 @@ export class Holding {
   line!: Line;
   // Tax-aware runs only (see tax/caps.ts); `tax` is null otherwise and none of these is read.
   tax: TaxPlan | null = null;
+  rawLots: readonly TaxLot[] | null = null;
   lots: LotSlice[] | null = null;
   freeShares = 0;
   gainShort = 0;
@@ -142,6 +144,7 @@ export function newHolding(product: Product, price: number, decimals: number, se
   h.lossShares = 0;
   h.line = line;
   h.tax = null;
+  h.rawLots = null;
   h.lots = null;
   h.freeShares = 0;
   h.gainShort = 0;
@@ -161,6 +164,7 @@ export function releaseState(st: AccountState): void {
     while (hs.length > 0) {
       const h = hs.pop() as Holding;
       h.tax = null;
+      h.rawLots = null;
       h.lots = null;
       holdingPool.push(h);
     }
@@ -307,7 +311,7 @@ export function recordSell(st: AccountState, h: Holding, shares: number, why: Wh
   h.soldCents = toCents(h.sold * h.price);
   st.sellCents += h.soldCents;
   h.line.now -= delta * h.price;
-  if (h.lots !== null) retally(h);
+  if (h.rawLots !== null) retally(h);
 }
 
 export function recordBuy(st: AccountState, line: Line, shares: number, why: WhyCode): void {

@@ -3,16 +3,21 @@
 // sell always relieves a prefix of that order, so what has been sold is just `sold` shares.
 
 import { floorShares } from '../money.js';
-import { gainOfPrefix, type LotSlice } from './lots.js';
-import type { TaxPlan } from './plan.js';
+import type { Product, TaxLot } from '../types.js';
+import { gainOfPrefix, orderLots, sliceOf, type LotSlice } from './lots.js';
+import { groupOf, type TaxPlan } from './plan.js';
 
 /** The tax fields of a holding (state.ts), named here so this file does not import the state. */
 export interface TaxedHolding {
   shares: number;
   sold: number;
   decimals: number;
+  price: number;
+  product: Product;
   tax: TaxPlan | null;
-  /** Taxable accounts only: the lots in relief order. */
+  /** Taxable accounts only: the position's lots as given; `lots` is built from them when first needed. */
+  rawLots: readonly TaxLot[] | null;
+  /** The lots in relief order, built by lotsOf (most holdings of a run are never sold). */
   lots: LotSlice[] | null;
   /** Shares of the lots that are not held back by wash-sale rule 2. */
   freeShares: number;
@@ -31,8 +36,8 @@ export interface TaxedHolding {
 export function taxCap(h: TaxedHolding, base: number): number {
   if (h.frozen) return 0;
   const plan = h.tax;
-  const lots = h.lots;
-  if (plan === null || lots === null) return base;
+  if (plan === null || h.rawLots === null || base <= 0) return base;
+  const lots = lotsOf(h);
   const room = (plan.forcingWash ? h.shares : h.freeShares) - h.sold;
   const limit = room < base ? room : base;
   if (limit <= 0) return 0;
@@ -73,10 +78,53 @@ export function taxCap(h: TaxedHolding, base: number): number {
 /** Re-counts the holding's planned gain after its sold shares changed. */
 export function retally(h: TaxedHolding): void {
   const plan = h.tax;
-  if (plan === null || h.lots === null) return;
-  const g = gainOfPrefix(h.lots, h.sold);
+  if (plan === null || h.rawLots === null) return;
+  const g = gainOfPrefix(lotsOf(h), h.sold);
   plan.plannedShort += g.short - h.gainShort;
   plan.plannedLong += g.long - h.gainLong;
   h.gainShort = g.short;
   h.gainLong = g.long;
+}
+
+/**
+ * The holding's lots in relief order, built on first use: the method's order for the lots a sell
+ * may take, then (wash-sale rule 2) the loss lots of a group the household bought in the last 30
+ * days, which only a forced cash raise may take.
+ */
+export function lotsOf(h: TaxedHolding): LotSlice[] {
+  if (h.lots !== null) return h.lots;
+  const plan = h.tax as TaxPlan;
+  const recentBuy = plan.recentBuyGroups.has(groupOf(h.product));
+  const free: LotSlice[] = [];
+  const held: LotSlice[] = [];
+  for (const lot of h.rawLots ?? []) {
+    if (!(lot.shares > 0)) continue;
+    const slice = sliceOf(lot, h.price, plan.asOfDate, recentBuy && lot.costBasis > lot.shares * h.price + 1e-9);
+    (slice.heldBack ? held : free).push(slice);
+  }
+  orderLots(free, plan.method);
+  orderLots(held, plan.method);
+  let total = 0;
+  for (const s of free) total += s.shares;
+  for (const s of held) total += s.shares;
+  // Shares sold by pending items are gone from the holding: they take the first lots in order.
+  let excess = total - h.shares;
+  while (excess > 1e-9 && (free.length > 0 || held.length > 0)) {
+    const list = free.length > 0 ? free : held;
+    const first = list[0] as LotSlice;
+    if (first.shares <= excess + 1e-9) {
+      list.shift();
+      excess -= first.shares;
+    } else {
+      list[0] = { ...first, shares: first.shares - excess };
+      excess = 0;
+    }
+  }
+  // Shares no lot covers (pending buys, a book without lots) are relieved at their price, no gain.
+  if (excess < -1e-9) free.push({ id: null, shares: -excess, costPerShare: h.price, acquiredOn: plan.asOfDate, long: false, gainPerShare: 0, heldBack: false });
+  let freeShares = 0;
+  for (const s of free) freeShares += s.shares;
+  h.lots = held.length > 0 ? free.concat(held) : free;
+  h.freeShares = freeShares;
+  return h.lots;
 }

@@ -12,6 +12,7 @@ import { BuyPriority, SellPriority, type Product } from '../types.js';
 import type { LineTemplate } from '../lines.js';
 import type { LotSlice } from './lots.js';
 import { groupOf, type HarvestThresholds, type TaxPlan } from './plan.js';
+import { lotsOf } from './caps.js';
 
 interface Pick {
   readonly h: Holding;
@@ -29,14 +30,15 @@ function harvestable(s: LotSlice, t: HarvestThresholds): boolean {
 
 /** Puts the harvestable lots first (each part keeps the method's order) and says what selling them realizes. */
 function pickLots(h: Holding, plan: TaxPlan, t: HarvestThresholds): Pick | null {
-  const lots = h.lots;
-  if (lots === null || h.frozen || h.sold > 0) return null;
+  const raw = h.rawLots;
+  if (raw === null || h.frozen || h.sold > 0) return null;
   if (h.sellPriority === SellPriority.DoNotSell || h.sellPriority === SellPriority.HardToSell) return null;
   if (plan.recentBuyGroups.has(groupOf(h.product))) return null;
-  // Most holdings have nothing to harvest: look before building anything.
+  // Most holdings have nothing to harvest: look at the lots as given before ordering them.
   let any = false;
-  for (const s of lots) {
-    if (harvestable(s, t)) {
+  for (const lot of raw) {
+    const loss = lot.costBasis - lot.shares * h.price;
+    if (lot.id !== undefined && lot.shares > 0 && loss > 0 && loss >= t.minLossDollars - 1e-9 && (loss / lot.costBasis) * 100 >= t.minLossPercent - 1e-9) {
       any = true;
       break;
     }
@@ -47,7 +49,7 @@ function pickLots(h: Holding, plan: TaxPlan, t: HarvestThresholds): Pick | null 
   let shares = 0;
   let lossShort = 0;
   let lossLong = 0;
-  for (const s of lots) {
+  for (const s of lotsOf(h)) {
     if (harvestable(s, t)) {
       take.push(s);
       shares += s.shares;

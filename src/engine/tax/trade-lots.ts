@@ -4,6 +4,7 @@ import { toCents } from '../money.js';
 import type { TradeLot } from '../types.js';
 import type { TaxedHolding } from './caps.js';
 import { relieve } from './lots.js';
+import { lotsOf } from './caps.js';
 
 export interface SellLots {
   readonly lots: TradeLot[];
@@ -12,12 +13,12 @@ export interface SellLots {
 }
 
 export function sellLots(h: TaxedHolding, price: number): SellLots | null {
-  if (h.lots === null || h.tax === null || !h.tax.taxable) return null;
+  if (h.rawLots === null || h.tax === null || !h.tax.taxable) return null;
   const lots: TradeLot[] = [];
   let shortCents = 0;
   let longCents = 0;
   let pos = 0;
-  for (const r of relieve(h.lots, h.sold)) {
+  for (const r of relieve(lotsOf(h), h.sold)) {
     const s = r.slice;
     const costCents = toCents(s.costPerShare * r.shares);
     const gainCents = toCents(price * r.shares) - costCents;
