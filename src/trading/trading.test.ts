@@ -188,7 +188,8 @@ describeEachDatabase('rebalance jobs through the trading API', (database) => {
   });
 
   it('takes more keys than a statement binds: 40,000 accounts by household (tax-aware) and by registration', async () => {
-    const account = await book.account();
+    // A registration of its own: the level Registration run takes every account of it.
+    const account = await (await createTestBook(t.db.kysely, t.firm.firmId, t.firm.representativeId)).account();
     const keys = [account, ...Array.from({ length: 40_000 }, (_, i) => 50_000_000 + i)];
     for (const extra of [{ taxOptions: {} }, { level: 'Registration' }]) {
       const response = await post('/api/Trading/GenerateTrades?wait=true', { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys, ...extra });
