@@ -111,9 +111,10 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
       .selectFrom('tax_lots as l')
       .innerJoin('positions as p', 'p.id', 'l.position_id')
       .select(['p.account_id', 'p.product_id', 'l.acquired_date'])
-      .where('l.firm_id', '=', firmId)
-      .where('l.acquired_date', '>=', windowStart)
+      // Reached through the accounts' positions (indexed by account), so a chunk's cost does not grow with the firm.
+      .where('p.firm_id', '=', firmId)
       .where('p.account_id', 'in', others)
+      .where('l.acquired_date', '>=', windowStart)
       .execute();
     for (const l of lots) {
       const h = households.get(householdOf.get(l.account_id) ?? -1);

@@ -45,11 +45,9 @@ export const taxAware: Migration = {
       .addColumn('budget_cuts', 'integer', (c) => c.notNull())
       .execute();
     await index(db, 'batch_tax_summaries', ['batch_id', 'client_id']);
-    await index(db, 'tax_lots', ['firm_id', 'acquired_date']);
   },
   async down(db: AnyDb) {
     await dropTables(db, ['batch_tax_summaries', 'realized_sales']);
-    await db.schema.dropIndex('tax_lots_firm_id_acquired_date_ix').execute();
     for (const c of ['lots', 'short_term_gain_cents', 'long_term_gain_cents', 'executed_at']) await db.schema.alterTable('trades').dropColumn(c).execute();
     await db.schema.alterTable('products').dropColumn('harvest_replacement_product_id').execute();
     await db.schema.alterTable('products').dropColumn('wash_sale_group').execute();

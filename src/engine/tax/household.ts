@@ -7,12 +7,10 @@
 import { runAccount } from '../account.js';
 import { roundCents } from '../money.js';
 import type { AccountResult, AccountSnapshot, HouseholdResult, HouseholdSnapshot, Product, RebalanceOptions, TaxOptions } from '../types.js';
-import { activeTradeBlock } from '../values.js';
 import { daysBefore } from './lots.js';
 import { groupOf, newTaxPlan, NO_GROUPS, UnionSet, type TaxPlan } from './plan.js';
 
 const WINDOW_DAYS = 30;
-
 
 function groupOfId(products: ReadonlyMap<number, Product>, id: number): string {
   const p = products.get(id);
@@ -42,7 +40,7 @@ function history(hh: HouseholdSnapshot): { bought: Set<string>; lossSold: Set<st
 
 interface Pass {
   results: AccountResult[];
-  plans: (TaxPlan | null)[];
+  plans: TaxPlan[];
   /** Groups sold at a loss in taxable accounts by this pass. */
   lossSold: Set<string>;
   /** Groups bought by this pass. */
@@ -60,7 +58,7 @@ function planPass(hh: HouseholdSnapshot, accounts: AccountSnapshot[], optionsFor
   const lossSold = new Set<string>();
   const bought = new Set<string>();
   const results: AccountResult[] = [];
-  const plans: (TaxPlan | null)[] = [];
+  const plans: TaxPlan[] = [];
   for (const snap of accounts) {
     const options = optionsFor(snap.accountId);
     const noBuy = avoid ? new UnionSet(barred, lossSold) : NO_GROUPS;
@@ -105,23 +103,20 @@ export function rebalanceHousehold(hh: HouseholdSnapshot, optionsFor: (accountId
     for (const g of clash) barred.add(g);
     pass = planPass(hh, accounts, optionsFor, tax, barred, past.bought);
   }
-  return { householdId: hh.householdId, accounts: pass.results, summary: summarize(hh.householdId, accounts, pass) };
+  return { householdId: hh.householdId, accounts: pass.results, summary: summarize(hh.householdId, pass) };
 }
 
-function summarize(householdId: number, accounts: AccountSnapshot[], pass: Pass): HouseholdResult['summary'] {
+function summarize(householdId: number, pass: Pass): HouseholdResult['summary'] {
   let shortCents = 0;
   let longCents = 0;
   let harvested = 0;
   let moves = 0;
   let cuts = 0;
   pass.plans.forEach((plan, i) => {
-    if (plan === null) return;
     moves += plan.washMoves;
     cuts += plan.budgetCuts;
     if (!plan.taxable) return;
     harvested += plan.harvestedLoss;
-    const blocked = activeTradeBlock(accounts[i]?.tradeBlocks, accounts[i]?.accountId ?? -1, accounts[i]?.registrationId);
-    if (blocked) return;
     for (const t of pass.results[i]?.trades ?? []) {
       shortCents += Math.round((t.estimatedShortTermGain ?? 0) * 100);
       longCents += Math.round((t.estimatedLongTermGain ?? 0) * 100);
