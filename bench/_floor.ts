@@ -2,7 +2,8 @@
  * The I/O floor of a rebalance, measured with the drivers directly (no Kysely, no engine): read
  * every position of the firm, then insert the trade rows a rebalance wrote (the same rows, in one
  * transaction that is rolled back). A rebalance cannot be faster than reading its inputs and
- * writing its outputs; the bench prints its time as a ratio to this.
+ * writing its outputs; the bench prints its time as a ratio to this. A tax-aware run's floor also
+ * reads every lot of the taxable accounts and writes the trades' lots and gains.
  */
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
@@ -12,11 +13,24 @@ export interface Floor {
   writeSeconds: number;
   positions: number;
   trades: number;
+  /** Lots of taxable accounts read (the tax-aware floor only). */
+  lots: number;
 }
 
-const TRADE_COLUMNS = ['firm_id', 'trade_instance_id', 'account_id', 'product_id', 'side', 'trade_type', 'shares_micros', 'amount_cents', 'price_micros', 'reason', 'status', 'created_at'];
+/**
+ * The floor of a tax-aware run also reads the lots of the taxable accounts (`taxable`, set up
+ * untimed in a temporary table) and writes the run's trade rows with their lots and gains.
+ */
+export interface TaxFloorInput {
+  taxable: number[];
+}
 
-export function sqliteFloor(file: string, firmId: number, instanceId: number): Floor {
+const PLAIN_COLUMNS = ['firm_id', 'trade_instance_id', 'account_id', 'product_id', 'side', 'trade_type', 'shares_micros', 'amount_cents', 'price_micros', 'reason', 'status', 'created_at'];
+const TAX_COLUMNS = [...PLAIN_COLUMNS, 'lots', 'short_term_gain_cents', 'long_term_gain_cents'];
+const LOTS_OF_TAXABLE = 'select l.id, l.position_id, l.shares_micros, l.cost_cents, l.acquired_date from floor_taxable t join positions p on p.account_id = t.id join tax_lots l on l.position_id = p.id';
+
+export function sqliteFloor(file: string, firmId: number, instanceId: number, tax?: TaxFloorInput): Floor {
+  const TRADE_COLUMNS = tax ? TAX_COLUMNS : PLAIN_COLUMNS;
   const db = new SqliteDatabase(file);
   try {
     db.pragma('foreign_keys = ON');
@@ -25,6 +39,15 @@ export function sqliteFloor(file: string, firmId: number, instanceId: number): F
     let started = performance.now();
     let positions = 0;
     for (const row of db.prepare('select account_id, product_id, shares_micros, cost_cents from positions where firm_id = ?').raw().iterate(firmId)) if (row) positions++;
+    let lots = 0;
+    if (tax) {
+      const setupStarted = performance.now();
+      db.exec('create temp table floor_taxable (id integer primary key)');
+      const add = db.prepare('insert into floor_taxable values (?)');
+      for (const id of tax.taxable) add.run(id);
+      started += performance.now() - setupStarted;
+      for (const row of db.prepare(LOTS_OF_TAXABLE).raw().iterate()) if (row) lots++;
+    }
     const readSeconds = (performance.now() - started) / 1000;
     const insert = db.prepare(`insert into trades (${TRADE_COLUMNS.join(', ')}) values (${TRADE_COLUMNS.map(() => '?').join(', ')})`);
     started = performance.now();
@@ -32,13 +55,14 @@ export function sqliteFloor(file: string, firmId: number, instanceId: number): F
     for (const row of trades) insert.run(row);
     const writeSeconds = (performance.now() - started) / 1000;
     db.exec('rollback');
-    return { readSeconds, writeSeconds, positions, trades: trades.length };
+    return { readSeconds, writeSeconds, positions, trades: trades.length, lots };
   } finally {
     db.close();
   }
 }
 
-export async function postgresFloor(url: string, firmId: number, instanceId: number): Promise<Floor> {
+export async function postgresFloor(url: string, firmId: number, instanceId: number, tax?: TaxFloorInput): Promise<Floor> {
+  const TRADE_COLUMNS = tax ? TAX_COLUMNS : PLAIN_COLUMNS;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -48,6 +72,15 @@ export async function postgresFloor(url: string, firmId: number, instanceId: num
     );
     let started = performance.now();
     const positions = (await client.query({ text: 'select account_id, product_id, shares_micros, cost_cents from positions where firm_id = $1', values: [firmId], rowMode: 'array' })).rowCount ?? 0;
+    let lots = 0;
+    if (tax) {
+      const setupStarted = performance.now();
+      await client.query('create temp table floor_taxable (id integer primary key)');
+      await client.query('insert into floor_taxable select unnest($1::int[])', [tax.taxable]);
+      await client.query('analyze floor_taxable');
+      started += performance.now() - setupStarted;
+      lots = (await client.query({ text: LOTS_OF_TAXABLE, rowMode: 'array' })).rowCount ?? 0;
+    }
     const readSeconds = (performance.now() - started) / 1000;
     started = performance.now();
     await client.query('begin');
@@ -61,7 +94,7 @@ export async function postgresFloor(url: string, firmId: number, instanceId: num
     }
     const writeSeconds = (performance.now() - started) / 1000;
     await client.query('rollback');
-    return { readSeconds, writeSeconds, positions, trades: trades.length };
+    return { readSeconds, writeSeconds, positions, trades: trades.length, lots };
   } finally {
     await client.end();
   }

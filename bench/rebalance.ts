@@ -11,13 +11,17 @@
  * Then (issue 19) the same accounts again with taxOptions (MinTax lots, a long-term budget, wash
  * sales avoided, harvesting), after cancelling the first run's trades so both read the same book:
  * goal at most 1.5x the run without, and direct-indexing within 2x its floor. `--no-tax` skips it.
+ * The tax-aware run is also set beside its own floor: the same reads plus every lot of the taxable
+ * accounts, the same writes with the trades' lots. `--repeat N` runs each N times (alternating)
+ * and reports the medians.
  *
  *   npx tsx bench/rebalance.ts [--profile demo|advisory|direct-indexing] [--accounts 100000]
- *     [--households N] [--only sqlite|postgres] [--chunk-size N] [--workers 2] [--no-tax]
+ *     [--households N] [--only sqlite|postgres] [--chunk-size N] [--workers 2] [--no-tax] [--repeat N]
  * PostgreSQL runs when TEST_DATABASE_URL or DATABASE_URL is set.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,7 +31,8 @@ import { loadConfig } from '../src/config.js';
 import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
 import { seedDemoFirm } from '../src/seed/demo.js';
 import { parseProfile } from '../src/seed/profiles.js';
-import { type Floor, postgresFloor, sqliteFloor } from './_floor.js';
+import { effectiveTaxStatus } from '../src/book/registration-types.js';
+import { type Floor, postgresFloor, sqliteFloor, type TaxFloorInput } from './_floor.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,6 +43,7 @@ const { values } = parseArgs({
     'chunk-size': { type: 'string' },
     workers: { type: 'string', default: '2' },
     'no-tax': { type: 'boolean', default: false },
+    repeat: { type: 'string', default: '1' },
   },
 });
 const TAX_OPTIONS = { lotSelection: 'MinTax', avoidWashSales: true, maxShortTermGain: 0, maxLongTermGain: 5000, harvestLosses: { minLossDollars: 500, minLossPercent: 5 } };
@@ -48,8 +54,27 @@ const ACCOUNTS = Number(values.accounts ?? (PROFILE === 'direct-indexing' ? 2_00
 // The generator makes about 1.9 accounts per household (sleeved registrations add a custodial account).
 const HOUSEHOLDS = Number(values.households ?? Math.ceil(ACCOUNTS / 1.75));
 const WORKERS = Number(values.workers);
+const REPEAT = Math.max(1, Number(values.repeat));
 const root = join(import.meta.dirname, '..');
 const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
+
+/** With BENCH_CPU_PROFILE=<file>, a V8 CPU profile of `work` in <file>.<label> (open it in Chrome's DevTools). */
+async function profiled<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const file = process.env.BENCH_CPU_PROFILE;
+  if (!file) return work();
+  const session = new Session();
+  session.connect();
+  const post = (method: string) => new Promise<unknown>((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    writeFileSync(`${file}.${label}`, JSON.stringify(profile));
+    session.disconnect();
+  }
+}
 
 /** Peak resident memory of a process so far, from the kernel's own high-water mark. */
 function peakRss(pid: number): number {
@@ -57,7 +82,24 @@ function peakRss(pid: number): number {
   return match ? Number(match[1]) * 1024 : 0;
 }
 
-async function run(name: string, db: Db, env: Record<string, string>, workers: () => ChildProcess[], floorOf: (firmId: number, instanceId: number) => Promise<Floor>) {
+interface Run {
+  seconds: number;
+  status: { isDone: boolean; status?: string; itemsCompleted?: number; errorCount?: number; tradeInstanceId?: number };
+  trades: number;
+}
+
+function median(runs: Run[]): Run {
+  return [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(runs.length / 2)]!;
+}
+
+/** The rebalanced accounts whose effective tax status is Taxable (the ones whose lots a tax-aware run reads). */
+async function taxableAccounts(db: Db, firmId: number, ids: number[]): Promise<number[]> {
+  const wanted = new Set(ids);
+  const rows = await db.kysely.selectFrom('accounts as a').innerJoin('registrations as r', 'r.id', 'a.registration_id').select(['a.id', 'a.tax_status', 'r.type']).where('a.firm_id', '=', firmId).execute();
+  return rows.filter((r) => wanted.has(r.id) && effectiveTaxStatus(r.tax_status, r.type) === 'Taxable').map((r) => r.id);
+}
+
+async function run(name: string, db: Db, env: Record<string, string>, workers: () => ChildProcess[], floorOf: (firmId: number, instanceId: number, tax?: TaxFloorInput) => Promise<Floor>) {
   const seeded = Date.now();
   const credentials = await seedDemoFirm(db, { households: HOUSEHOLDS, seed: 7, firmCode: 'BENCH', profile: PROFILE });
   const ids = (await db.kysely.selectFrom('accounts').select('id').where('firm_id', '=', credentials.firm.id).orderBy('id').limit(ACCOUNTS).execute()).map((r) => r.id);
@@ -94,31 +136,58 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
       const trades = await db.kysely.selectFrom('trades').select((eb) => eb.fn.countAll<number>().as('n')).where('trade_instance_id', '=', status.tradeInstanceId!).executeTakeFirstOrThrow();
       return { seconds, status, trades: Number(trades.n) };
     };
-    const plain = await rebalance({});
+    const cancel = (instanceId: number | undefined) => app.inject({ method: 'POST', url: `/api/Trading/TradeInstances/${instanceId}/Action/Cancel`, headers: { authorization } });
+    const memory = () => `server ${mib(peakRss(process.pid))}` + children.map((c) => `, worker ${c.pid} ${mib(peakRss(c.pid!))}`).join('');
+    // Runs in pairs (without, then with taxOptions), each run's trades cancelled before the next so
+    // every run reads the same book; the median of each is reported (machines are noisy).
+    const plainRuns: Run[] = [];
+    const taxRuns: Run[] = [];
+    let plainMemory = '';
+    let taxMemory = '';
+    for (let i = 0; i < REPEAT; i++) {
+      writeFileSync('/proc/self/clear_refs', '5');
+      const plain = await profiled('plain', () => rebalance({}));
+      plainRuns.push(plain);
+      plainMemory ||= memory();
+      if (values['no-tax']) {
+        if (i < REPEAT - 1) await cancel(plain.status.tradeInstanceId);
+        continue;
+      }
+      await cancel(plain.status.tradeInstanceId);
+      writeFileSync('/proc/self/clear_refs', '5');
+      const taxed = await profiled('tax', () => rebalance({ taxOptions: TAX_OPTIONS }));
+      taxRuns.push(taxed);
+      taxMemory ||= memory();
+      if (i < REPEAT - 1) await cancel(taxed.status.tradeInstanceId);
+    }
+    const plain = median(plainRuns);
     const { seconds, status } = plain;
+    const each = (runs: Run[]) => (runs.length > 1 ? ` (median of ${runs.map((r) => r.seconds.toFixed(2)).join(', ')})` : '');
     console.log(
-      `${name}: ${ids.length} accounts from POST to ${status.status} in ${seconds.toFixed(2)} s = ${Math.round(ids.length / seconds)} accounts/s; ` +
+      `${name}: ${ids.length} accounts from POST to ${status.status} in ${seconds.toFixed(2)} s${each(plainRuns)} = ${Math.round(ids.length / seconds)} accounts/s; ` +
         `${plain.trades} trades, ${status.errorCount} accounts with errors (no model, by design of the demo book)`,
     );
-    console.log(`${name}: peak memory during the rebalance: server ${mib(peakRss(process.pid))}` + children.map((c) => `, worker ${c.pid} ${mib(peakRss(c.pid!))}`).join(''));
+    console.log(`${name}: peak memory during the rebalance: ${plainMemory}`);
     const floor = await floorOf(credentials.firm.id, status.tradeInstanceId!);
     const floorSeconds = floor.readSeconds + floor.writeSeconds;
     console.log(
       `${name}: I/O floor ${floorSeconds.toFixed(2)} s (read ${floor.positions} positions ${floor.readSeconds.toFixed(2)} s, ` +
         `insert ${floor.trades} trades ${floor.writeSeconds.toFixed(2)} s, driver directly); rebalance = ${(seconds / floorSeconds).toFixed(2)}x floor`,
     );
-    if (!values['no-tax']) {
-      // The first run's trades are open orders; cancelled, the tax-aware run reads the same book.
-      await app.inject({ method: 'POST', url: `/api/Trading/TradeInstances/${status.tradeInstanceId}/Action/Cancel`, headers: { authorization } });
-      writeFileSync('/proc/self/clear_refs', '5');
-      const taxed = await rebalance({ taxOptions: TAX_OPTIONS });
+    if (taxRuns.length > 0) {
+      const taxed = median(taxRuns);
       const summary = (await app.inject({ url: `/api/Trading/TradeGenerationStatus/${(taxed.status as { id?: number }).id ?? ''}/TaxSummary`, headers: { authorization } })).json<{ harvestedLosses: number; washSaleMoves: number; budgetCuts: number }[]>();
       const totals = Array.isArray(summary) ? summary.reduce((t, h) => ({ harvested: t.harvested + h.harvestedLosses, moves: t.moves + h.washSaleMoves, cuts: t.cuts + h.budgetCuts }), { harvested: 0, moves: 0, cuts: 0 }) : null;
+      const taxFloor = await floorOf(credentials.firm.id, taxed.status.tradeInstanceId!, { taxable: await taxableAccounts(db, credentials.firm.id, ids) });
+      const taxFloorSeconds = taxFloor.readSeconds + taxFloor.writeSeconds;
       console.log(
-        `${name}: with taxOptions ${taxed.seconds.toFixed(2)} s (${taxed.trades} trades, ${taxed.status.errorCount} accounts with errors` +
+        `${name}: with taxOptions ${taxed.seconds.toFixed(2)} s${each(taxRuns)} (${taxed.trades} trades, ${taxed.status.errorCount} accounts with errors` +
           (totals ? `; ${summary.length} households, ${Math.round(totals.harvested)} harvested, ${totals.moves} wash-sale moves, ${totals.cuts} budget cuts` : '') +
-          `) = ${(taxed.seconds / seconds).toFixed(2)}x the run without (goal <= 1.5x), ${(taxed.seconds / floorSeconds).toFixed(2)}x floor; ` +
-          `peak memory: server ${mib(peakRss(process.pid))}` + children.map((c) => `, worker ${c.pid} ${mib(peakRss(c.pid!))}`).join(''),
+          `) = ${(taxed.seconds / seconds).toFixed(2)}x the run without${PROFILE === 'advisory' ? ' (goal <= 1.5x)' : ''}, ${(taxed.seconds / floorSeconds).toFixed(2)}x floor; peak memory: ${taxMemory}`,
+      );
+      console.log(
+        `${name}: tax-aware I/O floor ${taxFloorSeconds.toFixed(2)} s (read ${taxFloor.positions} positions and the ${taxFloor.lots} lots of taxable accounts ${taxFloor.readSeconds.toFixed(2)} s, ` +
+          `insert ${taxFloor.trades} trades with their lots ${taxFloor.writeSeconds.toFixed(2)} s); with taxOptions = ${(taxed.seconds / taxFloorSeconds).toFixed(2)}x that floor${PROFILE === 'direct-indexing' ? ' (goal <= 2x)' : ''}`,
       );
     }
   } finally {
@@ -135,7 +204,7 @@ async function main() {
     const sqlite = openDatabase({ dialect: 'sqlite', file });
     try {
       await migrateToLatest(sqlite);
-      await run('sqlite', sqlite, {}, () => [], async (firmId, instanceId) => sqliteFloor(file, firmId, instanceId));
+      await run('sqlite', sqlite, {}, () => [], async (firmId, instanceId, tax) => sqliteFloor(file, firmId, instanceId, tax));
     } finally {
       await sqlite.close();
       rmSync(dir, { recursive: true, force: true });
@@ -160,7 +229,7 @@ async function main() {
     const env = { ...tuning, DATABASE_URL: scoped.toString(), JOB_SCHEMA: `${schema}_jobs`, WORKER_IN_SERVER: 'false' };
     const worker = () =>
       spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli.ts'), 'worker'], { cwd: root, env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'inherit' });
-    await run(`postgres (${WORKERS} workers)`, db, env, () => Array.from({ length: WORKERS }, worker), (firmId, instanceId) => postgresFloor(scoped.toString(), firmId, instanceId));
+    await run(`postgres (${WORKERS} workers)`, db, env, () => Array.from({ length: WORKERS }, worker), (firmId, instanceId, tax) => postgresFloor(scoped.toString(), firmId, instanceId, tax));
   } finally {
     await db.close();
     await admin.query(`drop schema ${schema} cascade`);

@@ -25,9 +25,15 @@ export function finishState(st: AccountState): AccountResult {
     for (const h of line.holdings) {
       v += (h.shares - h.sold) * h.price;
       if (h.sold > 0) {
-        const sell: Trade = { accountId, productId: h.product.id, ticker: h.product.ticker, side: 'Sell', shares: h.sold, estimatedAmount: h.soldCents / 100, price: h.price, reason: h.reason };
         const lots = h.rawLots === null ? null : sellLots(h, h.price);
-        sells.push(lots === null ? sell : { ...sell, ...lots });
+        const sell: { -readonly [K in keyof Trade]: Trade[K] } = { accountId, productId: h.product.id, ticker: h.product.ticker, side: 'Sell', shares: h.sold, estimatedAmount: h.soldCents / 100, price: h.price, reason: h.reason };
+        if (lots !== null) {
+          // Set on the one object rather than spread into a copy: a tax-aware run has a sell for most accounts.
+          sell.lots = lots.lots;
+          sell.estimatedShortTermGain = lots.estimatedShortTermGain;
+          sell.estimatedLongTermGain = lots.estimatedLongTermGain;
+        }
+        sells.push(sell);
       }
     }
     const bp = line.buyProduct;

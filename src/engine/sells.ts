@@ -5,6 +5,7 @@
 import { ceilShares, floorShares, unitOf } from './money.js';
 import type { WhyCode } from './reasons.js';
 import { prioritySellable, recordSell, sellableShares, type AccountState, type Holding, type Line } from './state.js';
+import { lotsOf } from './tax/caps.js';
 
 export const HALF_CENT = 0.005;
 /**
@@ -86,6 +87,8 @@ function noteTaxCut(h: Holding, wanted: number, cap: number, allowHardToSell: bo
   const want = wanted < byPriority ? wanted : byPriority;
   const cut = want - (cap > 0 ? cap : 0);
   if (cut <= 1e-9 || h.rawLots === null || h.frozen) return;
+  // The relief order (and with it the shares not held back) is built when first needed; the note needs it.
+  lotsOf(h);
   const plan = h.tax;
   const unheld = (plan !== null && plan.forcingWash ? h.shares : h.freeShares) - h.sold;
   h.taxCut = cut;

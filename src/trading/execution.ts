@@ -9,6 +9,7 @@ import { DomainError, notFound, validationFailed } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
 import type { ExecutionRepository, ExecutionWrite, LotRow } from './execution-repository.js';
+import { decodeTradeLots } from './stored-lots.js';
 
 export interface ExecuteInput {
   shares?: number;
@@ -123,7 +124,7 @@ function relieveLots(lots: LotRow[], sharesMicros: number, price: number, tradeD
     out.push({ lot, sharesMicros: m, costCents: cost });
     left -= m;
   };
-  const plan = planned ? (JSON.parse(planned) as { taxLotId: number | null; shares: number }[]) : null;
+  const plan = planned ? decodeTradeLots(planned) : null;
   if (plan && plan.reduce((s, l) => s + Math.round(l.shares * 1e6), 0) === sharesMicros && plan.every((l) => l.taxLotId === null || byId.has(l.taxLotId))) {
     for (const l of plan) if (l.taxLotId !== null) take(byId.get(l.taxLotId)!, Math.round(l.shares * 1e6));
     return out;

@@ -34,4 +34,23 @@ describeEachDatabase('rebalance progress', (database) => {
     expect(counts.every((count) => count <= 7)).toBe(true);
     expect(seen.every((s) => s.totalItems === 7)).toBe(true);
   });
+
+  it('makes smaller chunks of accounts that hold many positions (60 each, twice a typical book: one account a chunk)', async () => {
+    const audit = { created_at: '2026-11-21T00:00:00.000Z', created_by: 'test', edited_at: '2026-11-21T00:00:00.000Z', edited_by: 'test' };
+    const products = await t.db.kysely
+      .insertInto('products')
+      .values(Array.from({ length: 60 }, (_, i) => ({ firm_id: t.firm.firmId, ticker: `DI${i}-${t.firm.firmId}`, name: `Stock ${i}`, type: 'Stock', class: 'Equity', sub_class: null, category: null, price_micros: 10e6, price_date: '2026-11-20', is_cash: 0, allows_fractional: 0, ...audit })))
+      .returning('id')
+      .execute();
+    const keys: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = await book.account({ cash: 100 });
+      await t.db.kysely.insertInto('positions').values(products.map((p) => ({ firm_id: t.firm.firmId, account_id: id, product_id: p.id, shares_micros: 10e6, cost_cents: 10000 }))).execute();
+      keys.push(id);
+    }
+    const started = await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', payload: { routine: 'Rebalance', entity: 'Account', reason: 'NeedReview', keys }, headers: { authorization: await t.session('advisor') } });
+    expect(started.statusCode, started.body).toBe(200);
+    const chunks = await t.db.kysely.selectFrom('batch_chunks').select('keys').where('batch_id', '=', started.json<number>()).orderBy('id').execute();
+    expect(chunks.map((c) => JSON.parse(c.keys) as number[])).toEqual(keys.map((k) => [k]));
+  });
 });

@@ -330,7 +330,18 @@ export class TradingRepository {
     return rows.map((r) => r.id);
   }
 
-  /** Every account of the registrations that hold the given accounts, with their registration. */
+  /** Positions held by the named accounts of the firm (a sample, to size a batch's chunks). */
+  async positionCount(firmId: number, accountIds: number[]): Promise<number> {
+    if (accountIds.length === 0) return 0;
+    const row = await this.db
+      .selectFrom('positions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('firm_id', '=', firmId)
+      .where('account_id', 'in', accountIds)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /**
    * The household (client) of each named account of the firm, ordered by household then account.
    * Read in slices: a batch may name a million accounts, past any statement's parameter limit.

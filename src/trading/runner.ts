@@ -7,6 +7,7 @@ import {
   rebalanceRegistration,
   type TaxOptions,
   errorResult,
+  TAX_INFO_CODES,
   unknownAccountResult,
 } from '../engine/index.js';
 import type { Clock } from '../shared/clock.js';
@@ -16,6 +17,7 @@ import type { NewMessage, NewTaxSummary, NewTrade, NewTransfer, TradingRepositor
 import type { TaxInputs } from './tax-inputs-repository.js';
 import { type BatchPlan, planOf, type StoredRequest } from './request.js';
 import type { AccountRow, FirmContext, SnapshotRepository } from './snapshot-repository.js';
+import { encodeTradeLots } from './stored-lots.js';
 
 const isSystemSleeve = (row: AccountRow) => row.sleeve_type !== null && SYSTEM_SLEEVE_TYPES.includes(row.sleeve_type);
 
@@ -98,7 +100,7 @@ export class BatchRunner {
           reason: trade.reason,
           ...(trade.lots
             ? {
-                lots: JSON.stringify(trade.lots),
+                lots: encodeTradeLots(trade.lots),
                 shortTermGainCents: Math.round((trade.estimatedShortTermGain ?? 0) * CENTS_PER_DOLLAR),
                 longTermGainCents: Math.round((trade.estimatedLongTermGain ?? 0) * CENTS_PER_DOLLAR),
               }
@@ -107,8 +109,8 @@ export class BatchRunner {
       }
       for (const message of result.messages) {
         // Info lines (e.g. a substitution applied) would cost more to store than the trades; a
-        // tax-aware batch keeps them, as they explain its harvests and wash-sale moves.
-        if (message.severity === 'Info' && !taxOptions) continue;
+        // tax-aware batch keeps those that explain its harvests and wash-sale decisions.
+        if (message.severity === 'Info' && !(taxOptions && TAX_INFO_CODES.has(message.code))) continue;
         messages.push({ accountId: message.accountId ?? result.accountId, severity: message.severity, code: message.code, message: message.message });
       }
     }

@@ -6,10 +6,15 @@ import type { JobQueue } from './queue.js';
 import type { TradingRepository } from './repository.js';
 import { resolveRequest } from './request.js';
 import type { RebalanceRequest } from './schemas.js';
+import { decodeTradeLots } from './stored-lots.js';
 
 const WAIT_POLL_MS = 20;
 
 const SEVERITY_CODE: Record<string, number> = { Error: 0, Warning: 1, Info: 3 };
+
+/** Positions an account of a typical advisory book holds (20–30); see accountsPerChunk. */
+const TYPICAL_POSITIONS = 30;
+const SIZE_SAMPLE = 200;
 
 /**
  * Splits items into chunks, never splitting a group (a sleeved registration's accounts). A chunk
@@ -99,7 +104,7 @@ export class TradingService {
       groups = accounts.map((a) => [a]);
     }
 
-    const chunks = chunk(groups, this.chunkSize);
+    const chunks = chunk(groups, await this.accountsPerChunk(firmId, accounts));
     const { batchId, chunkIds } = await this.repository.createBatch({
       firmId,
       userId: principal.userId,
@@ -114,6 +119,19 @@ export class TradingService {
     await this.queue.enqueue(chunkIds);
     if (wait) await this.waitFor(batchId);
     return batchId;
+  }
+
+  /**
+   * REBALANCE_CHUNK_SIZE accounts of a typical book (up to TYPICAL_POSITIONS positions each) make a
+   * chunk; accounts holding more make proportionally smaller chunks, so a chunk's snapshots (held
+   * in memory at once) and its reads stay about the same on a direct-indexing book of hundreds of
+   * positions an account. Sized from the first SIZE_SAMPLE accounts of the batch (one indexed count).
+   */
+  private async accountsPerChunk(firmId: number, accounts: number[]): Promise<number> {
+    const sample = accounts.slice(0, SIZE_SAMPLE);
+    const perAccount = sample.length === 0 ? 0 : (await this.repository.positionCount(firmId, sample)) / sample.length;
+    if (perAccount <= TYPICAL_POSITIONS) return this.chunkSize;
+    return Math.max(1, Math.floor((this.chunkSize * TYPICAL_POSITIONS) / perAccount));
   }
 
   private async households(firmId: number, accounts: number[]): Promise<number[][]> {
@@ -224,7 +242,7 @@ export class TradingService {
       explanation: t.reason,
       status: t.status,
       createdDate: t.created_at,
-      ...(t.lots !== null ? { lots: JSON.parse(t.lots) as unknown[] } : {}),
+      ...(t.lots !== null ? { lots: decodeTradeLots(t.lots) } : {}),
       ...(t.short_term_gain_cents !== null ? { estimatedShortTermGain: centsToDollars(t.short_term_gain_cents) } : {}),
       ...(t.long_term_gain_cents !== null ? { estimatedLongTermGain: centsToDollars(t.long_term_gain_cents) } : {}),
     }));

@@ -1,4 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { isPostgres } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { type AccountSnapshot, type AssetValues, type BuyPriorityId, type SellPriorityId, type Model, type PendingItem, type Position, type Product, type ProductCatalog, type RestrictedPlan, SellPriority, type Substitution, type TaxLot, type TradeBlock } from '../engine/index.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
@@ -40,6 +41,26 @@ export interface AccountRow {
 // Pending transactions are stored with positive amounts; the type says which way they move.
 const CASH_IN = new Set(['Sell', 'Deposit']);
 const SHARES_OUT = new Set(['Sell']);
+
+/** A lot as its position's lots column carries it: [id, shares_micros, cost_cents, acquired_date]. */
+type LotTuple = [number, number, number, string];
+
+/**
+ * A position's lots as one JSON array beside the position (null or '[]' without lots). One value
+ * per position instead of one row per lot: SQLite builds the array in C and JSON.parse is native,
+ * so a direct-indexing account's thousands of lots cost about half as much as lot rows did.
+ */
+function lotsColumn(trx: Kysely<Database>): RawBuilder<string | LotTuple[] | null> {
+  return isPostgres(trx)
+    ? sql`(select json_agg(json_build_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date)) from tax_lots as l where l.position_id = positions.id)`
+    : sql`(select json_group_array(json_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date)) from tax_lots as l where l.position_id = positions.id)`;
+}
+
+function parseLots(value: string | LotTuple[] | null): TaxLot[] | undefined {
+  const tuples = typeof value === 'string' ? (JSON.parse(value) as LotTuple[]) : value;
+  if (!tuples || tuples.length === 0) return undefined;
+  return tuples.map(([id, sharesMicros, costCents, acquiredOn]): TaxLot => ({ id, shares: microsToShares(sharesMicros), costBasis: centsToDollars(costCents), acquiredOn }));
+}
 
 function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
   const out = new Map<K, T[]>();
@@ -172,12 +193,6 @@ export class SnapshotRepository {
       .execute();
     const found = accounts.map((a) => a.id);
     if (found.length === 0) return [];
-    const positions = await trx
-      .selectFrom('positions')
-      .select(['id', 'account_id', 'product_id', 'shares_micros', 'cost_cents'])
-      .where('firm_id', '=', firmId)
-      .where('account_id', 'in', found)
-      .execute();
     const setAsideCash = await loadSetAsideCash(trx, firmId, found, context.asOfDate);
     const planOfRow = new Map(accounts.map((a) => [a.id, a.restricted_plan_id === null ? null : (context.plans.get(a.restricted_plan_id) ?? null)]));
     const planOf = (accountId: number) => planOfRow.get(accountId) ?? null;
@@ -193,18 +208,19 @@ export class SnapshotRepository {
           planOf(a.id)?.securities.some((s) => s.sellPriorityId === SellPriority.SellIfNoGain),
       )
       .map((a) => a.id);
-    const lots =
-      needLots.length === 0
+    const withLots = new Set(needLots);
+    const without = found.filter((id) => !withLots.has(id));
+    const positionsOfAccounts = (accountIds: number[], lots: RawBuilder<string | LotTuple[] | null>) =>
+      accountIds.length === 0
         ? []
-        : await trx
-            .selectFrom('tax_lots as l')
-            .innerJoin('positions as p', 'p.id', 'l.position_id')
-            .select(['l.id', 'l.position_id', 'l.shares_micros', 'l.cost_cents', 'l.acquired_date'])
-            .where('p.firm_id', '=', firmId)
-            .where('p.account_id', 'in', needLots)
-            // Unordered: the engine orders a position's lots itself (by date, then id), and sorting
-            // every lot of a chunk here would cost more than the engine's sorts of a few each.
+        : trx
+            .selectFrom('positions')
+            .select(['id', 'account_id', 'product_id', 'shares_micros', 'cost_cents', lots.as('lots')])
+            .where('firm_id', '=', firmId)
+            .where('account_id', 'in', accountIds)
             .execute();
+    // Lots unordered: the engine orders a position's lots itself (by date, then id).
+    const positions = [...(await positionsOfAccounts(without, sql<null>`null`)), ...(await positionsOfAccounts(needLots, lotsColumn(trx)))];
     const pending = await trx
       .selectFrom('pending_transactions')
       .select(['account_id', 'product_id', 'type', 'shares_micros', 'amount_cents'])
@@ -238,7 +254,6 @@ export class SnapshotRepository {
     // Sorted here per account rather than by the database across the chunk: the same product order, no sort of the whole read.
     const positionsOf = groupBy(positions, (p) => p.account_id);
     for (const list of positionsOf.values()) list.sort((a, b) => a.product_id - b.product_id);
-    const lotsOf = groupBy(lots, (l) => l.position_id);
     const pendingOf = groupBy(pending, (p) => p.account_id);
     const ordersOf = groupBy(orders, (o) => o.account_id);
     const transfersOf = groupBy(transfers, (t) => t.account_id);
@@ -256,7 +271,7 @@ export class SnapshotRepository {
             productId: p.product_id,
             shares: microsToShares(p.shares_micros),
             costBasis: centsToDollars(p.cost_cents),
-            taxLots: lotsOf.get(p.id)?.map((l): TaxLot => ({ id: l.id, shares: microsToShares(l.shares_micros), costBasis: centsToDollars(l.cost_cents), acquiredOn: l.acquired_date })),
+            taxLots: parseLots(p.lots),
           }),
         ),
         pendingTransactions: (pendingOf.get(row.id) ?? []).map(

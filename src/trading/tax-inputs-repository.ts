@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
+import { firmCheck } from '../db/firm-check.js';
 import type { Database } from '../db/schema.js';
 import type { RecentTrade, TaxStatus } from '../engine/index.js';
 import { effectiveTaxStatus } from '../book/registration-types.js';
 import { centsToDollars } from '../shared/money.js';
+import { decodeTradeLots } from './stored-lots.js';
 
 /** What a tax-aware run knows of one household beyond its accounts' own snapshots. */
 export interface HouseholdTaxData {
@@ -46,7 +48,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     .selectFrom('accounts as a')
     .innerJoin('registrations as r', 'r.id', 'a.registration_id')
     .select(['a.id', 'r.client_id'])
-    .where('a.firm_id', '=', firmId)
+    .where(firmCheck('a.firm_id'), '=', firmId)
     .where('r.client_id', 'in', clientIds)
     .execute();
   const householdOf = new Map(members.map((m) => [m.id, m.client_id]));
@@ -87,7 +89,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     if (!h) continue;
     const date = o.created_at.slice(0, 10);
     if (o.side === 'Buy') h.recentTrades.push({ productId: o.product_id, date, kind: 'Buy' });
-    else if (o.lots !== null && (JSON.parse(o.lots) as { estimatedGain: number }[]).some((l) => l.estimatedGain < 0)) h.recentTrades.push({ productId: o.product_id, date, kind: 'LossSale' });
+    else if (o.lots !== null && decodeTradeLots(o.lots).some((l) => l.estimatedGain < 0)) h.recentTrades.push({ productId: o.product_id, date, kind: 'LossSale' });
   }
 
   const pendingBuys = await trx

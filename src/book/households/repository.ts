@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { firmCheck } from '../../db/firm-check.js';
 import type { Database } from '../../db/schema.js';
 
 /** What the household verbose record shows of the book below a household: set-based, per page of households. */
@@ -9,7 +10,7 @@ export class HouseholdDetailsRepository {
     return this.db
       .selectFrom('registrations')
       .select(['id', 'client_id', 'name', 'type'])
-      .where('firm_id', '=', firmId)
+      .where(firmCheck('firm_id'), '=', firmId)
       .where('client_id', 'in', clientIds)
       .orderBy('id')
       .execute();
@@ -35,7 +36,7 @@ export class HouseholdDetailsRepository {
         'a.cash_cents',
         'a.is_active',
       ])
-      .where('a.firm_id', '=', firmId)
+      .where(firmCheck('a.firm_id'), '=', firmId)
       .where('g.client_id', 'in', clientIds)
       .orderBy('a.id')
       .execute();
@@ -62,7 +63,7 @@ export class HouseholdDetailsRepository {
       .selectFrom('risk_clients as c')
       .innerJoin('risk_surveys as s', 's.id', 'c.current_survey_id')
       .select(['c.household_id', 's.risk_score', 's.category', 's.created_at'])
-      .where('c.firm_id', '=', firmId)
+      .where(firmCheck('c.firm_id'), '=', firmId)
       .where('c.household_id', 'in', clientIds)
       .execute();
   }

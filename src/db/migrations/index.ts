@@ -14,6 +14,8 @@ import { basicLoginApp } from './0014_basic_login_app.js';
 import { systemReasons } from './0012_system_reasons.js';
 import { modelSecurityPriorities } from './0013_model_security_priorities.js';
 import { taxAware } from './0015_tax_aware.js';
+import { taxLotsByDate } from './0016_tax_lots_by_date.js';
+import { riskClientsByHousehold } from './0017_risk_clients_by_household.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +34,8 @@ const migrations: Record<string, Migration> = {
   '0013_model_security_priorities': modelSecurityPriorities,
   '0014_basic_login_app': basicLoginApp,
   '0015_tax_aware': taxAware,
+  '0016_tax_lots_by_date': taxLotsByDate,
+  '0017_risk_clients_by_household': riskClientsByHousehold,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -51,6 +51,13 @@ describe('lot selection (the page example: price 200, selling 15 shares)', () =>
     expect(lotRows(sell)).toEqual(['L1 10 Long 500', 'L3 5 Short 50']);
   });
 
+  test('a harvest skipped for want of a replacement keeps the FIFO order: L1 10 + L3 5', () => {
+    const result = run(household([snap]), { lotSelection: 'FIFO', harvestLosses: { minLossDollars: 250, minLossPercent: 0 } });
+    const a = result.accounts[0]!;
+    expect(codes(a)).toContain('Info:HARVEST_SKIPPED');
+    expect(lotRows(a.trades[0])).toEqual(['L1 10 Long 500', 'L3 5 Short 50']);
+  });
+
   test('a tax-deferred account sells the same shares and reports no lots or gains', () => {
     const result = run(household([{ ...snap, taxStatus: 'TaxDeferred' }]), {});
     expect(rows(result.accounts[0]!)).toEqual(['Sell VTI 15 @200 = 3000', 'Buy BND 112 @80 = 8960']);

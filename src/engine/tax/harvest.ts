@@ -10,7 +10,7 @@ import { Why } from '../reasons.js';
 import { recordBuy, recordSell, type AccountState, type Holding, type Line } from '../state.js';
 import { BuyPriority, SellPriority, type Product } from '../types.js';
 import type { LineTemplate } from '../lines.js';
-import type { LotSlice } from './lots.js';
+import { sliceOf, type LotSlice } from './lots.js';
 import { groupOf, type HarvestThresholds, type TaxPlan } from './plan.js';
 import { lotsOf } from './caps.js';
 
@@ -28,40 +28,52 @@ function harvestable(s: LotSlice, t: HarvestThresholds): boolean {
   return loss >= t.minLossDollars - 1e-9 && cost > 0 && (loss / cost) * 100 >= t.minLossPercent - 1e-9;
 }
 
-/** Puts the harvestable lots first (each part keeps the method's order) and says what selling them realizes. */
-function pickLots(h: Holding, plan: TaxPlan, t: HarvestThresholds): Pick | null {
+/**
+ * What harvesting the holding would sell and realize, or null. Read from the lots as given (no
+ * relief order is built: most candidates of a direct-indexing account find no replacement), as
+ * long as they hold no more shares than the holding; pending sells trim the first lots of the
+ * order, and then only the ordered lots tell which remain.
+ */
+function candidate(h: Holding, plan: TaxPlan, t: HarvestThresholds): Pick | null {
   const raw = h.rawLots;
   if (raw === null || h.frozen || h.sold > 0) return null;
   if (h.sellPriority === SellPriority.DoNotSell || h.sellPriority === SellPriority.HardToSell) return null;
   if (plan.recentBuyGroups.has(groupOf(h.product))) return null;
-  // Most holdings have nothing to harvest: look at the lots as given before ordering them.
+  // Most holdings have nothing to harvest: look at the lots as given before anything else.
   let any = false;
+  let total = 0;
   for (const lot of raw) {
     const loss = lot.costBasis - lot.shares * h.price;
-    if (lot.id !== undefined && lot.shares > 0 && loss > 0 && loss >= t.minLossDollars - 1e-9 && (loss / lot.costBasis) * 100 >= t.minLossPercent - 1e-9) {
-      any = true;
-      break;
-    }
+    if (lot.shares > 0) total += lot.shares;
+    if (!any && lot.id !== undefined && lot.shares > 0 && loss > 0 && loss >= t.minLossDollars - 1e-9 && (loss / lot.costBasis) * 100 >= t.minLossPercent - 1e-9) any = true;
   }
   if (!any) return null;
-  const take: LotSlice[] = [];
-  const rest: LotSlice[] = [];
+  const slices = h.lots !== null || total > h.shares + 1e-9 ? lotsOf(h) : raw.filter((lot) => lot.shares > 0).map((lot) => sliceOf(lot, h.price, plan.asOfDate));
+  return sumOf(h, slices, t);
+}
+
+function sumOf(h: Holding, slices: readonly LotSlice[], t: HarvestThresholds): Pick | null {
   let shares = 0;
   let lossShort = 0;
   let lossLong = 0;
-  for (const s of lotsOf(h)) {
-    if (harvestable(s, t)) {
-      take.push(s);
-      shares += s.shares;
-      if (s.long) lossLong -= s.gainPerShare * s.shares;
-      else lossShort -= s.gainPerShare * s.shares;
-    } else {
-      rest.push(s);
-    }
+  let found = false;
+  for (const s of slices) {
+    if (!harvestable(s, t)) continue;
+    found = true;
+    shares += s.shares;
+    if (s.long) lossLong -= s.gainPerShare * s.shares;
+    else lossShort -= s.gainPerShare * s.shares;
   }
-  if (take.length === 0) return null;
-  h.lots = take.concat(rest);
-  return { h, shares, lossShort, lossLong };
+  return found ? { h, shares, lossShort, lossLong } : null;
+}
+
+/** Puts the harvestable lots first (each part keeps the method's order), and sums them in that order. */
+function harvestOrder(p: Pick, t: HarvestThresholds): Pick {
+  const take: LotSlice[] = [];
+  const rest: LotSlice[] = [];
+  for (const s of lotsOf(p.h)) (harvestable(s, t) ? take : rest).push(s);
+  p.h.lots = take.concat(rest);
+  return sumOf(p.h, take, t) ?? p;
 }
 
 function mayBuy(tpl: LineTemplate | null, product: Product | undefined, plan: TaxPlan, harvested: ReadonlySet<string>): product is Product {
@@ -107,7 +119,7 @@ export function harvestLosses(st: AccountState): void {
   for (const line of st.lines) {
     const picks: Pick[] = [];
     for (const h of line.holdings) {
-      const pick = pickLots(h, plan, t);
+      const pick = candidate(h, plan, t);
       if (pick) picks.push(pick);
     }
     if (picks.length === 0) continue;
@@ -118,7 +130,7 @@ export function harvestLosses(st: AccountState): void {
     }
     const tickers = picks.map((p) => p.h.product.ticker).join(', ');
     let proceedsCents = 0;
-    for (const p of picks) {
+    for (const p of picks.map((c) => harvestOrder(c, t))) {
       const before = p.h.soldCents;
       p.h.reason = `tax-loss harvest: sell the ${p.h.product.ticker} lots at a loss (${lossText(p.lossShort, p.lossLong)})`;
       recordSell(st, p.h, p.shares, Why.Drift);

@@ -5,6 +5,9 @@ import { amount as formatDollars } from './amount.js';
 import type { AccountState } from '../state.js';
 import { gainOfPrefix } from './lots.js';
 
+/** The Info messages that explain a tax-aware run's harvests and wash-sale decisions; a batch stores them. */
+export const TAX_INFO_CODES: ReadonlySet<string> = new Set(['HARVESTED', 'HARVEST_SKIPPED', 'WASH_SALE_KEPT', 'WASH_SALE_MOVED']);
+
 function termText(short: number, long: number): string {
   const parts: string[] = [];
   if (short > 0.005) parts.push(`${formatDollars(short)} short-term`);

@@ -1,0 +1,42 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { TradeLot } from '../engine/index.js';
+import { decodeTradeLots, encodeTradeLots } from './stored-lots.js';
+
+// JSON has no negative zero (neither had the objects stored before): a zero reads back as 0.
+const amount = (min: number, max: number) => fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((d) => d + 0);
+
+const lot = fc.record(
+  {
+    taxLotId: fc.option(fc.integer({ min: 1, max: 2 ** 40 }), { nil: null }),
+    shares: amount(0, 1e9),
+    costBasis: amount(0, 1e12),
+    acquiredDate: fc.date({ min: new Date('1990-01-01'), max: new Date('2030-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    term: fc.constantFrom('Short' as const, 'Long' as const),
+    estimatedGain: amount(-1e12, 1e12),
+    washSale: fc.constant(true),
+  },
+  { requiredKeys: ['taxLotId', 'shares', 'costBasis', 'acquiredDate', 'term', 'estimatedGain'] },
+);
+
+describe('stored trade lots', () => {
+  it('read back exactly what was written, as valid JSON', () => {
+    fc.assert(
+      fc.property(fc.array(lot, { maxLength: 6 }), (lots: TradeLot[]) => {
+        const text = encodeTradeLots(lots);
+        expect(() => JSON.parse(text) as unknown).not.toThrow();
+        expect(decodeTradeLots(text)).toEqual(lots);
+      }),
+    );
+  });
+
+  it('read lists stored as objects (before the compact form) as they are', () => {
+    const old: TradeLot[] = [{ taxLotId: 4, shares: 10, costBasis: 1500, acquiredDate: '2022-06-01', term: 'Long', estimatedGain: 500 }];
+    expect(decodeTradeLots(JSON.stringify(old))).toEqual(old);
+  });
+
+  it('is about a third of the objects\u2019 size', () => {
+    const lots: TradeLot[] = [{ taxLotId: 123456, shares: 12.5, costBasis: 1234.56, acquiredDate: '2023-04-05', term: 'Long', estimatedGain: 123.45 }];
+    expect(encodeTradeLots(lots)).toBe('[[123456,12.5,1234.56,"2023-04-05","L",123.45]]');
+  });
+});
