@@ -15,7 +15,7 @@ function dropSell(st: AccountState, h: Holding, why: string): void {
   h.sold = 0;
   h.soldCents = 0;
   h.reason = '';
-  if (h.rawLots !== null) retally(h);
+  if (h.lotSource !== null) retally(h);
 }
 
 function dropBuy(st: AccountState, line: Line, why: string): void {

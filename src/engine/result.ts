@@ -25,7 +25,7 @@ export function finishState(st: AccountState): AccountResult {
     for (const h of line.holdings) {
       v += (h.shares - h.sold) * h.price;
       if (h.sold > 0) {
-        const lots = h.rawLots === null ? null : sellLots(h, h.price);
+        const lots = h.lotSource === null ? null : sellLots(h, h.price);
         const sell: { -readonly [K in keyof Trade]: Trade[K] } = { accountId, productId: h.product.id, ticker: h.product.ticker, side: 'Sell', shares: h.sold, estimatedAmount: h.soldCents / 100, price: h.price, reason: h.reason };
         if (lots !== null) {
           // Set on the one object rather than spread into a copy: a tax-aware run has a sell for most accounts.

@@ -86,7 +86,7 @@ function noteTaxCut(h: Holding, wanted: number, cap: number, allowHardToSell: bo
   const byPriority = prioritySellable(h, allowHardToSell);
   const want = wanted < byPriority ? wanted : byPriority;
   const cut = want - (cap > 0 ? cap : 0);
-  if (cut <= 1e-9 || h.rawLots === null || h.frozen) return;
+  if (cut <= 1e-9 || h.lotSource === null || h.frozen) return;
   // The relief order (and with it the shares not held back) is built when first needed; the note needs it.
   lotsOf(h);
   const plan = h.tax;

@@ -7,6 +7,7 @@ import type {
   AccountSnapshot,
   BuyPriorityId,
   EngineMessage,
+  Position,
   Product,
   RebalanceType,
   RoundingLogic,
@@ -53,6 +54,8 @@ export class Holding {
   line!: Line;
   // Tax-aware runs only (see tax/caps.ts); `tax` is null otherwise and none of these is read.
   tax: TaxPlan | null = null;
+  /** The positions whose lots the holding relieves (null when the run tracks no lots); their lots are read by rawLotsOf. */
+  lotSource: readonly Position[] | null = null;
   rawLots: readonly TaxLot[] | null = null;
   lots: LotSlice[] | null = null;
   freeShares = 0;
@@ -144,6 +147,7 @@ export function newHolding(product: Product, price: number, decimals: number, se
   h.lossShares = 0;
   h.line = line;
   h.tax = null;
+  h.lotSource = null;
   h.rawLots = null;
   h.lots = null;
   h.freeShares = 0;
@@ -164,6 +168,7 @@ export function releaseState(st: AccountState): void {
     while (hs.length > 0) {
       const h = hs.pop() as Holding;
       h.tax = null;
+      h.lotSource = null;
       h.rawLots = null;
       h.lots = null;
       holdingPool.push(h);
@@ -311,7 +316,7 @@ export function recordSell(st: AccountState, h: Holding, shares: number, why: Wh
   h.soldCents = toCents(h.sold * h.price);
   st.sellCents += h.soldCents;
   h.line.now -= delta * h.price;
-  if (h.rawLots !== null) retally(h);
+  if (h.lotSource !== null) retally(h);
 }
 
 export function recordBuy(st: AccountState, line: Line, shares: number, why: WhyCode): void {

@@ -82,6 +82,20 @@ export interface Position {
   readonly costBasis?: number | null;
   /** When present, Sell If No Gain may sell only the shares of lots at a loss. */
   readonly taxLots?: readonly TaxLot[];
+  /**
+   * What the lots hold at most, when the caller knows it without reading them: a tax-aware run
+   * then skips the lots of positions with no loss to harvest and no buy in the wash-sale window
+   * (a direct-indexing book reads a few of its lots, not all). Optional hints: without them the
+   * lots themselves are read.
+   */
+  readonly lotsSummary?: LotsSummary;
+}
+
+export interface LotsSummary {
+  /** The highest cost per share among the position's lots with shares. */
+  readonly maxCostPerShare: number;
+  /** The newest lot's acquired date (ISO). */
+  readonly latestAcquiredOn: string;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { SnapshotRepository } from './snapshot-repository.js';
 import { loadRebalancerInputs } from './firm-inputs-repository.js';
-import { createAccount, createProduct } from '../../test/support/rebalancer.js';
+import { addPosition, createAccount, createProduct } from '../../test/support/rebalancer.js';
 
 /** Models as a rebalance batch reads them (the production loader's firm context). */
 const modelsOf = async (db: ConstructorParameters<typeof SnapshotRepository>[0], firmId: number) => (await new SnapshotRepository(db).firmContext(firmId, '2026-01-01')).models;
@@ -114,6 +114,37 @@ describeEachDatabase('loadRebalancerInputs', (database) => {
 
     const later = await loadRebalancerInputs(k, firmId, [first], '2026-03-02');
     expect(later.setAsideCash.get(first)!.map((r) => r.expirationTypeId)).toEqual([3, 3]);
+  });
+
+  it("hands a taxable account's lots over with their summary (highest cost per share, newest date), read only when asked", async () => {
+    const k = db.kysely;
+    const [held, bare] = [await createProduct(k, firmId, 50), await createProduct(k, firmId, 20)];
+    const accountId = await createAccount(k, firmId);
+    await addPosition(k, firmId, accountId, held.id, 30, 1650);
+    await addPosition(k, firmId, accountId, bare.id, 5, 90);
+    const position = await k.selectFrom('positions').select('id').where('account_id', '=', accountId).where('product_id', '=', held.id).executeTakeFirstOrThrow();
+    await k
+      .insertInto('tax_lots')
+      .values([
+        { firm_id: firmId, position_id: position.id, shares_micros: 10_000_000, cost_cents: 40_000, acquired_date: '2021-03-01' },
+        { firm_id: firmId, position_id: position.id, shares_micros: 12_500_000, cost_cents: 87_500, acquired_date: '2025-12-20' },
+        { firm_id: firmId, position_id: position.id, shares_micros: 7_500_000, cost_cents: 37_500, acquired_date: '2024-07-04' },
+      ])
+      .execute();
+    const repository = new SnapshotRepository(db.kysely);
+    const { loaded } = await repository.accountsWithTaxes(await repository.firmContext(firmId, '2026-01-01'), [accountId]);
+    const positions = loaded[0]!.snapshot.positions;
+    const withLots = positions.find((p) => p.productId === held.id)!;
+    expect(withLots.lotsSummary).toEqual({ maxCostPerShare: 70, latestAcquiredOn: '2025-12-20' });
+    expect([...withLots.taxLots!].sort((x, y) => x.acquiredOn!.localeCompare(y.acquiredOn!)).map(({ shares, costBasis, acquiredOn }) => ({ shares, costBasis, acquiredOn }))).toEqual([
+      { shares: 10, costBasis: 400, acquiredOn: '2021-03-01' },
+      { shares: 7.5, costBasis: 375, acquiredOn: '2024-07-04' },
+      { shares: 12.5, costBasis: 875, acquiredOn: '2025-12-20' },
+    ]);
+    const without = positions.find((p) => p.productId === bare.id)!;
+    expect(without.lotsSummary).toBeUndefined();
+    expect(without.taxLots).toBeUndefined();
+    expect(without.costBasis).toBe(90);
   });
 
   it('loads models with targets, equivalents by rank and the cash target', async () => {

@@ -1,11 +1,12 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { isPostgres } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
-import { type AccountSnapshot, type AssetValues, type BuyPriorityId, type SellPriorityId, type Model, type PendingItem, type Position, type Product, type ProductCatalog, type RestrictedPlan, SellPriority, type Substitution, type TaxLot, type TradeBlock } from '../engine/index.js';
+import { type AccountSnapshot, type AssetValues, type BuyPriorityId, type SellPriorityId, type Model, type PendingItem, type Position, type Product, type ProductCatalog, type RestrictedPlan, SellPriority, type Substitution, type TradeBlock } from '../engine/index.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
 import { type FirmOptions, TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksOf } from '../trade-blocks/engine-input.js';
 import { loadDoNotBuyGroupEquivalency, loadFirmPlans, loadSetAsideCash } from './firm-inputs-repository.js';
+import { StoredPosition } from './position-lots.js';
 import { loadTaxInputs, type TaxInputs } from './tax-inputs-repository.js';
 
 /** What every account of a batch shares: loaded once per chunk's batch, not per account. */
@@ -42,24 +43,12 @@ export interface AccountRow {
 const CASH_IN = new Set(['Sell', 'Deposit']);
 const SHARES_OUT = new Set(['Sell']);
 
-/** A lot as its position's lots column carries it: [id, shares_micros, cost_cents, acquired_date]. */
-type LotTuple = [number, number, number, string];
-
-/**
- * A position's lots as one JSON array beside the position (null or '[]' without lots). One value
- * per position instead of one row per lot: SQLite builds the array in C and JSON.parse is native,
- * so a direct-indexing account's thousands of lots cost about half as much as lot rows did.
- */
-function lotsColumn(trx: Kysely<Database>): RawBuilder<string | LotTuple[] | null> {
-  return isPostgres(trx)
-    ? sql`(select json_agg(json_build_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date)) from tax_lots as l where l.position_id = positions.id)`
-    : sql`(select json_group_array(json_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date)) from tax_lots as l where l.position_id = positions.id)`;
-}
-
-function parseLots(value: string | LotTuple[] | null): TaxLot[] | undefined {
-  const tuples = typeof value === 'string' ? (JSON.parse(value) as LotTuple[]) : value;
-  if (!tuples || tuples.length === 0) return undefined;
-  return tuples.map(([id, sharesMicros, costCents, acquiredOn]): TaxLot => ({ id, shares: microsToShares(sharesMicros), costBasis: centsToDollars(costCents), acquiredOn }));
+/** The lots column of a positions query (null without lots), in the form position-lots.ts reads. */
+function lotsColumn(db: Kysely<Database>): RawBuilder<string | null> {
+  // Cost per share in dollars: cents per micro-share × 10,000. Lots without shares have none.
+  return isPostgres(db)
+    ? sql`(select coalesce(max(l.cost_cents * 10000.0::float8 / nullif(l.shares_micros, 0)), 0)::text || ' ' || max(l.acquired_date) || ' ' || json_agg(json_build_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date))::text from tax_lots as l where l.position_id = positions.id)`
+    : sql`(select coalesce(max(l.cost_cents * 10000.0 / nullif(l.shares_micros, 0)), 0) || ' ' || max(l.acquired_date) || ' ' || json_group_array(json_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date)) from tax_lots as l where l.position_id = positions.id)`;
 }
 
 function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
@@ -210,7 +199,7 @@ export class SnapshotRepository {
       .map((a) => a.id);
     const withLots = new Set(needLots);
     const without = found.filter((id) => !withLots.has(id));
-    const positionsOfAccounts = (accountIds: number[], lots: RawBuilder<string | LotTuple[] | null>) =>
+    const positionsOfAccounts = (accountIds: number[], lots: RawBuilder<string | null>) =>
       accountIds.length === 0
         ? []
         : trx
@@ -266,14 +255,7 @@ export class SnapshotRepository {
         asOfDate: context.asOfDate,
         products: context.products,
         custodialCash: centsToDollars(row.cash_cents),
-        positions: (positionsOf.get(row.id) ?? []).map(
-          (p): Position => ({
-            productId: p.product_id,
-            shares: microsToShares(p.shares_micros),
-            costBasis: centsToDollars(p.cost_cents),
-            taxLots: parseLots(p.lots),
-          }),
-        ),
+        positions: (positionsOf.get(row.id) ?? []).map((p): Position => new StoredPosition(p.product_id, microsToShares(p.shares_micros), centsToDollars(p.cost_cents), p.lots)),
         pendingTransactions: (pendingOf.get(row.id) ?? []).map(
           (p): PendingItem => ({
             productId: p.product_id,

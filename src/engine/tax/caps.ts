@@ -3,20 +3,19 @@
 // sell always relieves a prefix of that order, so what has been sold is just `sold` shares.
 
 import { floorShares } from '../money.js';
-import type { Product, TaxLot } from '../types.js';
+import type { Product } from '../types.js';
 import { gainOfPrefix, orderLots, sliceOf, type LotSlice } from './lots.js';
 import { groupOf, type TaxPlan } from './plan.js';
+import { rawLotsOf, type LotHolding } from './lot-source.js';
 
 /** The tax fields of a holding (state.ts), named here so this file does not import the state. */
-export interface TaxedHolding {
+export interface TaxedHolding extends LotHolding {
   shares: number;
   sold: number;
   decimals: number;
   price: number;
   product: Product;
   tax: TaxPlan | null;
-  /** Taxable accounts only: the position's lots as given; `lots` is built from them when first needed. */
-  rawLots: readonly TaxLot[] | null;
   /** The lots in relief order, built by lotsOf (most holdings of a run are never sold). */
   lots: LotSlice[] | null;
   /** Shares of the lots that are not held back by wash-sale rule 2. */
@@ -36,7 +35,7 @@ export interface TaxedHolding {
 export function taxCap(h: TaxedHolding, base: number): number {
   if (h.frozen) return 0;
   const plan = h.tax;
-  if (plan === null || h.rawLots === null || base <= 0) return base;
+  if (plan === null || h.lotSource === null || base <= 0) return base;
   const lots = lotsOf(h);
   const room = (plan.forcingWash ? h.shares : h.freeShares) - h.sold;
   const limit = room < base ? room : base;
@@ -78,7 +77,7 @@ export function taxCap(h: TaxedHolding, base: number): number {
 /** Re-counts the holding's planned gain after its sold shares changed. */
 export function retally(h: TaxedHolding): void {
   const plan = h.tax;
-  if (plan === null || h.rawLots === null) return;
+  if (plan === null || h.lotSource === null) return;
   const g = gainOfPrefix(lotsOf(h), h.sold);
   plan.plannedShort += g.short - h.gainShort;
   plan.plannedLong += g.long - h.gainLong;
@@ -97,7 +96,7 @@ export function lotsOf(h: TaxedHolding): LotSlice[] {
   const recentBuy = plan.recentBuyGroups.has(groupOf(h.product));
   const free: LotSlice[] = [];
   const held: LotSlice[] = [];
-  for (const lot of h.rawLots ?? []) {
+  for (const lot of rawLotsOf(h)) {
     if (!(lot.shares > 0)) continue;
     const slice = sliceOf(lot, h.price, plan.asOfDate, recentBuy && lot.costBasis > lot.shares * h.price + 1e-9);
     (slice.heldBack ? held : free).push(slice);

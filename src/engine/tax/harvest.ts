@@ -13,6 +13,7 @@ import type { LineTemplate } from '../lines.js';
 import { sliceOf, type LotSlice } from './lots.js';
 import { groupOf, type HarvestThresholds, type TaxPlan } from './plan.js';
 import { lotsOf } from './caps.js';
+import { maxCostPerShareOf, rawLotsOf } from './lot-source.js';
 
 interface Pick {
   readonly h: Holding;
@@ -35,10 +36,14 @@ function harvestable(s: LotSlice, t: HarvestThresholds): boolean {
  * order, and then only the ordered lots tell which remain.
  */
 function candidate(h: Holding, plan: TaxPlan, t: HarvestThresholds): Pick | null {
-  const raw = h.rawLots;
-  if (raw === null || h.frozen || h.sold > 0) return null;
+  if (h.lotSource === null || h.frozen || h.sold > 0) return null;
   if (h.sellPriority === SellPriority.DoNotSell || h.sellPriority === SellPriority.HardToSell) return null;
   if (plan.recentBuyGroups.has(groupOf(h.product))) return null;
+  // A lot's loss is at most its cost per share less the price, and its percent highest for the
+  // costliest lot: when even that one misses the percent, no lot is read at all.
+  const maxCost = maxCostPerShareOf(h);
+  if (maxCost !== undefined && h.price > maxCost * (1 - Math.max(0, t.minLossPercent) / 100) * (1 + 1e-9) + 1e-9) return null;
+  const raw = rawLotsOf(h);
   // Most holdings have nothing to harvest: look at the lots as given before anything else.
   let any = false;
   let total = 0;

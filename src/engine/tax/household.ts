@@ -32,6 +32,8 @@ function history(hh: HouseholdSnapshot): { bought: Set<string>; lossSold: Set<st
   // A lot acquired in the last 30 days is a buy, in any account of the household.
   for (const a of hh.accounts) {
     for (const p of a.positions) {
+      // Lots older than the window are the rule: their summary spares reading them.
+      if (p.lotsSummary && p.lotsSummary.latestAcquiredOn < from) continue;
       for (const lot of p.taxLots ?? []) if (lot.acquiredOn && within30(lot.acquiredOn)) bought.add(groupOfId(a.products, p.productId));
     }
   }

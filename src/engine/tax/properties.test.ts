@@ -199,6 +199,27 @@ describe('tax-aware invariants', () => {
     );
   });
 
+  test("lots summaries are hints only: a household's results are the same with them as without", () => {
+    fc.assert(
+      fc.property(worldArb, (w) => {
+        const summarized = w.hh.accounts.map(
+          (a): AccountSnapshot => ({
+            ...a,
+            positions: a.positions.map((p): Position => {
+              const lots = (p.taxLots ?? []).filter((l) => l.shares > 0);
+              if (lots.length === 0) return p;
+              const maxCostPerShare = Math.max(...lots.map((l) => l.costBasis / l.shares));
+              const latestAcquiredOn = lots.map((l) => l.acquiredOn!).sort().at(-1)!;
+              return { ...p, lotsSummary: { maxCostPerShare, latestAcquiredOn } };
+            }),
+          }),
+        );
+        expect(rebalanceHousehold({ ...w.hh, accounts: summarized }, () => w.options, w.tax)).toEqual(run(w));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   test('with nothing taxable, no recent trades and no harvest, trades are exactly those of a run without taxOptions', () => {
     fc.assert(
       fc.property(worldArb, (w) => {

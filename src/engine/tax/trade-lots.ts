@@ -13,7 +13,7 @@ export interface SellLots {
 }
 
 export function sellLots(h: TaxedHolding, price: number): SellLots | null {
-  if (h.rawLots === null || h.tax === null || !h.tax.taxable) return null;
+  if (h.lotSource === null || h.tax === null || !h.tax.taxable) return null;
   const lots: TradeLot[] = [];
   let shortCents = 0;
   let longCents = 0;
