@@ -1,20 +1,23 @@
 import { marketValueCents } from '../shared/money.js';
 
+/** An account's priced holdings as src/db/holdings.ts pricedHoldingsByAccount reads them. */
 export interface HeldRow {
   account_id: number;
-  shares_micros: number;
-  price_micros: number | null;
+  /** "<shares_micros> <price_micros>" pairs, space-separated. */
+  held: string;
 }
 
 /**
- * Each account's priced holdings in cents. An unpriced position adds nothing: it has no value to
- * show (a rebalance reports it as an error instead).
+ * Each account's priced holdings in cents, each holding rounded on its own. An unpriced position
+ * adds nothing: it has no value to show (a rebalance reports it as an error instead).
  */
 export function heldValueCents(rows: readonly HeldRow[]): Map<number, number> {
   const held = new Map<number, number>();
   for (const row of rows) {
-    if (row.price_micros === null) continue;
-    held.set(row.account_id, (held.get(row.account_id) ?? 0) + marketValueCents(Number(row.shares_micros), Number(row.price_micros)));
+    const numbers = row.held.split(' ');
+    let cents = 0;
+    for (let i = 0; i + 1 < numbers.length; i += 2) cents += marketValueCents(Number(numbers[i]), Number(numbers[i + 1]));
+    held.set(row.account_id, (held.get(row.account_id) ?? 0) + cents);
   }
   return held;
 }

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { pricedHoldingsByAccount } from '../../db/holdings.js';
 import type { Database } from '../../db/schema.js';
 
 /** `%term%` for LIKE, with the term's own wildcards escaped so `50%` finds "50%" and not everything. */
@@ -138,6 +139,11 @@ export class PortfolioCompatRepository {
   }
 
   /** The positions of a set of accounts, for asset lists and the portfolio tree's values. */
+  /** Each account's priced holdings, one row an account (book/holding-values.ts values them). */
+  pricedHoldingsOf(firmId: number, accountIds: number[]) {
+    return pricedHoldingsByAccount(this.db, firmId, accountIds);
+  }
+
   positionsOfAccounts(firmId: number, accountIds: number[]) {
     if (accountIds.length === 0) return Promise.resolve([]);
     return this.positionsWithProducts()

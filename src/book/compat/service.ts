@@ -217,7 +217,7 @@ export class PortfolioCompatService {
   }
 
   private async withValues(firmId: number, rows: AccountRow[]) {
-    const held = heldValueCents(await this.repository.positionsOfAccounts(firmId, rows.map((r) => r.id)));
+    const held = heldValueCents(await this.repository.pricedHoldingsOf(firmId, rows.map((r) => r.id)));
     return rows.map((a) => ({
       id: a.id,
       number: a.number,

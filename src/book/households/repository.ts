@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { firmCheck } from '../../db/firm-check.js';
+import { pricedHoldingsByAccount } from '../../db/holdings.js';
 import type { Database } from '../../db/schema.js';
 
 /** What the household verbose record shows of the book below a household: set-based, per page of households. */
@@ -43,14 +44,7 @@ export class HouseholdDetailsRepository {
   }
 
   pricedHoldingsOf(firmId: number, accountIds: number[]) {
-    return this.db
-      .selectFrom('positions as p')
-      .innerJoin('products as pr', 'pr.id', 'p.product_id')
-      .select(['p.account_id', 'p.shares_micros', 'pr.price_micros'])
-      .where('p.firm_id', '=', firmId)
-      .where('p.account_id', 'in', accountIds)
-      .where('pr.price_micros', 'is not', null)
-      .execute();
+    return pricedHoldingsByAccount(this.db, firmId, accountIds);
   }
 
   representativesOf(firmId: number, ids: number[]) {

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { AccountSleeveTable, AccountTable, Database, SleeveRegistrationTable } from '../../db/schema.js';
 import { locksRows } from '../../db/dialect.js';
-import { pricedHoldings } from '../../db/holdings.js';
+import { pricedHoldingsByAccount } from '../../db/holdings.js';
 
 export type AccountRow = Selectable<AccountTable>;
 export type SleeveRow = Selectable<AccountSleeveTable>;
@@ -40,7 +40,7 @@ export class SleeveRepository {
   }
 
   holdingsOf(firmId: number, accountIds: number[]) {
-    return pricedHoldings(this.db, firmId, accountIds);
+    return pricedHoldingsByAccount(this.db, firmId, accountIds);
   }
 
   models(firmId: number, ids: number[]) {
