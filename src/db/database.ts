@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, type MigrationResultSet, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { migrationProvider } from './migrations/index.js';
@@ -92,13 +92,27 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   // connection which schema it writes to.
   const schema = db.schema ?? (db.dialect === 'postgres' ? (await sql<{ name: string }>`select current_schema() as name`.execute(db.kysely)).rows[0]?.name : undefined);
   const migrator = new Migrator({ db: db.kysely, provider: migrationProvider, migrationTableSchema: schema });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await retryBookkeeping(() => migrator.migrateToLatest());
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const reason = error instanceof Error ? error.message : error === undefined ? 'unknown error' : JSON.stringify(error);
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${reason}`.replace('  ', ' '));
   }
   return (results ?? []).map((r) => r.migrationName);
+}
+
+/**
+ * Before it runs a migration, Kysely looks for its bookkeeping tables by listing the columns of
+ * every table in every schema of the database; on PostgreSQL a schema dropped at that moment by
+ * someone else (another install's, a parallel test suite's) fails the listing ("column … does not
+ * exist"). Nothing has been migrated then (no results), so that step is tried again.
+ */
+export async function retryBookkeeping(migrate: () => Promise<MigrationResultSet>, attempts = 5): Promise<MigrationResultSet> {
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await migrate();
+    if (!outcome.error || outcome.results !== undefined || attempt >= attempts) return outcome;
+    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+  }
 }
 
 function reportConnectionError(error: Error) {

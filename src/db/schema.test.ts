@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../test/support/databases.js';
+import { describeEachDatabase, tablesOf } from '../../test/support/databases.js';
 import type { Db } from './database.js';
 
 /**
@@ -51,8 +51,7 @@ const numericTypes = /^(integer|int2|int4|int8|bigint|smallint|real|double preci
 
 async function migratedTables(db: Db) {
   const tables = new Map<string, Map<string, DeclaredColumn>>();
-  for (const table of await db.kysely.introspection.getTables()) {
-    if (db.schema && table.schema !== db.schema) continue;
+  for (const table of await tablesOf(db)) {
     // SQLite reports a primary key column as nullable unless it says NOT NULL; it never holds null.
     const primaryKey = new Set<string>();
     if (db.dialect === 'sqlite') {

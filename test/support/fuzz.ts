@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/database.js';
+import { tablesOf } from './databases.js';
 import type { TestFirm } from './firm.js';
 
 /**
@@ -209,8 +210,8 @@ const WRITTEN_WHEN_REFUSED = new Set(['sign_in_failures', 'oauth_flows']);
 /** Fuzzes a built app (both documents) as an administrator of `firm`, checking refused writes against row counts. */
 export async function fuzzService(service: { app: FastifyInstance; db: Db; firm: TestFirm }, runsPerOperation: number, seed: number) {
   const { app, db, firm } = service;
-  const tables = (await db.kysely.introspection.getTables())
-    .filter((table) => (!db.schema || table.schema === db.schema) && !WRITTEN_WHEN_REFUSED.has(table.name))
+  const tables = (await tablesOf(db))
+    .filter((table) => !WRITTEN_WHEN_REFUSED.has(table.name))
     .map((table) => table.name);
   const fingerprint = async () => {
     const counts = sql.join(tables.map((name) => sql`(select count(*) from ${sql.table(name)})`));

@@ -1,7 +1,7 @@
 import { Migrator, NO_MIGRATIONS } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeEachDatabase } from '../../../test/support/databases.js';
-import { type Db, migrateToLatest } from '../database.js';
+import { describeEachDatabase, tablesOf } from '../../../test/support/databases.js';
+import { type Db, migrateToLatest, retryBookkeeping } from '../database.js';
 import { migrationProvider } from './index.js';
 
 /** Every migration can be undone: all the way down leaves no table, and up again restores them all. */
@@ -14,8 +14,8 @@ describeEachDatabase('migrations down and up', (database) => {
   afterAll(async () => drop());
 
   const tables = async () =>
-    (await db.kysely.introspection.getTables())
-      .filter((t) => (!db.schema || t.schema === db.schema) && !t.name.startsWith('kysely_'))
+    (await tablesOf(db))
+      .filter((t) => !t.name.startsWith('kysely_'))
       .map((t) => t.name)
       .sort();
 
@@ -23,7 +23,7 @@ describeEachDatabase('migrations down and up', (database) => {
     const migrated = await tables();
     expect(migrated.length).toBeGreaterThan(50);
     const migrator = new Migrator({ db: db.kysely, provider: migrationProvider, migrationTableSchema: db.schema });
-    const down = await migrator.migrateTo(NO_MIGRATIONS);
+    const down = await retryBookkeeping(() => migrator.migrateTo(NO_MIGRATIONS));
     expect(down.error).toBeUndefined();
     expect(await tables()).toEqual([]);
     await migrateToLatest(db);
