@@ -12,7 +12,11 @@ import { centsToDollars, microsToShares } from '../shared/money.js';
 /** A lot as the lots column carries it: [id, shares_micros, cost_cents, acquired_date]. */
 type LotTuple = [number, number, number, string];
 
-/** A position whose lots are parsed on first read of `taxLots`. */
+/**
+ * A position whose lots are parsed on first read of `taxLots`. `taxLots` is a getter of the class:
+ * an object spread of a StoredPosition would keep its summary and drop its lots, so code that copies
+ * positions builds new ones (engine/replay.ts does) rather than spreading them.
+ */
 export class StoredPosition implements Position {
   readonly lotsSummary: LotsSummary | undefined;
   #lots: readonly TaxLot[] | undefined | null = null;
