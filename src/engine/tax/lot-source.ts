@@ -25,7 +25,7 @@ export function rawLotsOf(h: LotHolding): readonly TaxLot[] {
   if (h.rawLots !== null) return h.rawLots;
   const source = h.lotSource ?? NO_POSITIONS;
   // A product is held by one position almost always; only a second one costs a copy.
-  h.rawLots = source.length === 1 ? lotsOfPosition(source[0] as Position) : source.flatMap((p) => [...lotsOfPosition(p)]);
+  h.rawLots = source.length === 1 ? lotsOfPosition(source[0] as Position) : source.flatMap(lotsOfPosition);
   return h.rawLots;
 }
 
