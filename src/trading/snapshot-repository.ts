@@ -51,6 +51,18 @@ function lotsColumn(db: Kysely<Database>): RawBuilder<string | null> {
     : sql`(select coalesce(max(l.cost_cents * 10000.0 / nullif(l.shares_micros, 0)), 0) || ' ' || max(l.acquired_date) || ' ' || json_group_array(json_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date)) from tax_lots as l where l.position_id = positions.id)`;
 }
 
+/**
+ * Each account's positions as one row: a JSON array of (product_id, shares_micros, cost_cents)
+ * triples. A chunk reads tens of thousands of positions, and a JavaScript object for each database
+ * row cost three times the search itself (2.6 million positions: 5.2 s as rows, 1.4 s packed).
+ */
+function packedPositionsColumn(db: Kysely<Database>): RawBuilder<string> {
+  const triple = sql`product_id || ',' || shares_micros || ',' || cost_cents`;
+  return isPostgres(db) ? sql`'[' || string_agg(${triple}, ',') || ']'` : sql`'[' || group_concat(${triple}) || ']'`;
+}
+
+const byProduct = (a: Position, b: Position) => a.productId - b.productId;
+
 function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
   const out = new Map<K, T[]>();
   for (const row of rows) {
@@ -199,17 +211,41 @@ export class SnapshotRepository {
       .map((a) => a.id);
     const withLots = new Set(needLots);
     const without = found.filter((id) => !withLots.has(id));
-    const positionsOfAccounts = (accountIds: number[], lots: RawBuilder<string | null>) =>
-      accountIds.length === 0
+    const positionsOf = new Map<number, Position[]>();
+    const packed =
+      without.length === 0
         ? []
-        : trx
+        : await trx
             .selectFrom('positions')
-            .select(['id', 'account_id', 'product_id', 'shares_micros', 'cost_cents', lots.as('lots')])
+            .select(['account_id', packedPositionsColumn(trx).as('held')])
             .where('firm_id', '=', firmId)
-            .where('account_id', 'in', accountIds)
+            .where('account_id', 'in', without)
+            .groupBy('account_id')
             .execute();
+    for (const { account_id, held } of packed) {
+      const n = JSON.parse(held) as number[];
+      const list: Position[] = [];
+      for (let k = 0; k + 2 < n.length; k += 3) list.push(new StoredPosition(n[k] as number, microsToShares(n[k + 1] as number), centsToDollars(n[k + 2] as number), null));
+      positionsOf.set(account_id, list);
+    }
     // Lots unordered: the engine orders a position's lots itself (by date, then id).
-    const positions = [...(await positionsOfAccounts(without, sql<null>`null`)), ...(await positionsOfAccounts(needLots, lotsColumn(trx)))];
+    const withLotRows =
+      needLots.length === 0
+        ? []
+        : await trx
+            .selectFrom('positions')
+            .select(['account_id', 'product_id', 'shares_micros', 'cost_cents', lotsColumn(trx).as('lots')])
+            .where('firm_id', '=', firmId)
+            .where('account_id', 'in', needLots)
+            .execute();
+    for (const p of withLotRows) {
+      const position = new StoredPosition(p.product_id, microsToShares(p.shares_micros), centsToDollars(p.cost_cents), p.lots);
+      const list = positionsOf.get(p.account_id);
+      if (list) list.push(position);
+      else positionsOf.set(p.account_id, [position]);
+    }
+    // Sorted here per account rather than by the database across the chunk: the same product order, no sort of the whole read.
+    for (const list of positionsOf.values()) list.sort(byProduct);
     const pending = await trx
       .selectFrom('pending_transactions')
       .select(['account_id', 'product_id', 'type', 'shares_micros', 'amount_cents'])
@@ -240,9 +276,6 @@ export class SnapshotRepository {
       .execute();
     const blocks = context.tradeBlockOptions ? await tradeBlocksOf(new TradeBlockRepository(trx), firmId, context.tradeBlockOptions, accounts, context.asOfDate) : new Map<number, TradeBlock[]>();
 
-    // Sorted here per account rather than by the database across the chunk: the same product order, no sort of the whole read.
-    const positionsOf = groupBy(positions, (p) => p.account_id);
-    for (const list of positionsOf.values()) list.sort((a, b) => a.product_id - b.product_id);
     const pendingOf = groupBy(pending, (p) => p.account_id);
     const ordersOf = groupBy(orders, (o) => o.account_id);
     const transfersOf = groupBy(transfers, (t) => t.account_id);
@@ -255,7 +288,7 @@ export class SnapshotRepository {
         asOfDate: context.asOfDate,
         products: context.products,
         custodialCash: centsToDollars(row.cash_cents),
-        positions: (positionsOf.get(row.id) ?? []).map((p): Position => new StoredPosition(p.product_id, microsToShares(p.shares_micros), centsToDollars(p.cost_cents), p.lots)),
+        positions: positionsOf.get(row.id) ?? [],
         pendingTransactions: (pendingOf.get(row.id) ?? []).map(
           (p): PendingItem => ({
             productId: p.product_id,
