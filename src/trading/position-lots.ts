@@ -3,8 +3,8 @@
 // cost_cents, acquired_date], …]". The engine reads the summary for every position of a taxable
 // account (is there a loss to harvest, a buy in the wash-sale window?) and the lots only of the
 // positions it sells or harvests; most of an advisory or direct-indexing book's lots are then never
-// parsed. The database builds it in the same pass over the lots (snapshot-repository.ts lotsColumn),
-// so the summary costs no extra read.
+// parsed. The database builds it in the same pass over the lots (snapshot-repository.ts
+// packedPositions), so the summary costs no extra read.
 
 import type { LotsSummary, Position, TaxLot } from '../engine/index.js';
 import { centsToDollars, microsToShares } from '../shared/money.js';
@@ -43,6 +43,35 @@ export class StoredPosition implements Position {
     if (this.#lots === null) this.#lots = parseLots(this.#text);
     return this.#lots;
   }
+}
+
+/** Lot segments of an account are split by the record separator, which JSON text never holds unescaped. */
+const SEGMENTS = String.fromCharCode(30);
+
+/**
+ * An account's positions from its packed row (snapshot-repository.ts packedPositions), in product
+ * order: `held` is a JSON array of (product_id, shares_micros, cost_cents) triples, `lots` null or
+ * "<product_id> <lots>" segments for the positions that have lots.
+ */
+export function unpackPositions(held: string, lots: string | null): StoredPosition[] {
+  const lotsOf = lots === null ? null : new Map<number, string>();
+  if (lotsOf !== null && lots !== null) {
+    for (const segment of lots.split(SEGMENTS)) {
+      const space = segment.indexOf(' ');
+      lotsOf.set(Number(segment.slice(0, space)), segment.slice(space + 1));
+    }
+  }
+  const n = JSON.parse(held) as number[];
+  const positions = new Array<StoredPosition>(Math.floor(n.length / 3));
+  let sorted = true;
+  for (let i = 0; i < positions.length; i++) {
+    const productId = n[3 * i] as number;
+    positions[i] = new StoredPosition(productId, microsToShares(n[3 * i + 1] as number), centsToDollars(n[3 * i + 2] as number), lotsOf?.get(productId) ?? null);
+    if (i > 0 && productId < (positions[i - 1] as StoredPosition).productId) sorted = false;
+  }
+  // The engine takes an account's positions in product order; the database reads them that way
+  // from the (account, product) index, so the sort (which copies the array) is rarely needed.
+  return sorted ? positions : positions.sort((a, b) => a.productId - b.productId);
 }
 
 function parseLots(text: string | null): TaxLot[] | undefined {

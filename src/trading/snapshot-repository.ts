@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { isPostgres } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { type AccountSnapshot, type AssetValues, type BuyPriorityId, type SellPriorityId, type Model, type PendingItem, type Position, type Product, type ProductCatalog, type RestrictedPlan, SellPriority, type Substitution, type TradeBlock } from '../engine/index.js';
@@ -6,7 +6,7 @@ import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.j
 import { type FirmOptions, TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksOf } from '../trade-blocks/engine-input.js';
 import { loadDoNotBuyGroupEquivalency, loadFirmPlans, loadSetAsideCash } from './firm-inputs-repository.js';
-import { StoredPosition } from './position-lots.js';
+import { unpackPositions } from './position-lots.js';
 import { loadTaxInputs, type TaxInputs } from './tax-inputs-repository.js';
 
 /** What every account of a batch shares: loaded once per chunk's batch, not per account. */
@@ -43,25 +43,33 @@ export interface AccountRow {
 const CASH_IN = new Set(['Sell', 'Deposit']);
 const SHARES_OUT = new Set(['Sell']);
 
-/** The lots column of a positions query (null without lots), in the form position-lots.ts reads. */
-function lotsColumn(db: Kysely<Database>): RawBuilder<string | null> {
+/**
+ * Each account's positions as one row (position-lots.ts unpackPositions reads it): `held`, a JSON
+ * array of (product_id, shares_micros, cost_cents) triples, and with `withLots` also `lots`, one
+ * segment per position that has lots, "<product_id> <lots as StoredPosition takes them>", split by
+ * the record separator (char 30, which JSON text never holds unescaped). A chunk reads tens of
+ * thousands of positions, and a JavaScript object per database row cost three times the search
+ * itself (2.6 million positions: 5.2 s as rows, 1.4 s packed).
+ */
+function packedPositions(trx: Kysely<Database>, firmId: number, accountIds: number[], withLots: boolean) {
+  const triple = sql`positions.product_id || ',' || positions.shares_micros || ',' || positions.cost_cents`;
+  const pg = isPostgres(trx);
+  const held = pg ? sql<string>`'[' || string_agg(${triple}, ',') || ']'` : sql<string>`'[' || group_concat(${triple}) || ']'`;
   // Cost per share in dollars: cents per micro-share × 10,000. Lots without shares have none.
-  return isPostgres(db)
+  // Lots unordered: the engine orders a position's lots itself (by date, then id).
+  const lotsOfPosition = pg
     ? sql`(select coalesce(max(l.cost_cents * 10000.0::float8 / nullif(l.shares_micros, 0)), 0)::text || ' ' || max(l.acquired_date) || ' ' || json_agg(json_build_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date))::text from tax_lots as l where l.position_id = positions.id)`
     : sql`(select coalesce(max(l.cost_cents * 10000.0 / nullif(l.shares_micros, 0)), 0) || ' ' || max(l.acquired_date) || ' ' || json_group_array(json_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date)) from tax_lots as l where l.position_id = positions.id)`;
+  const segment = sql`positions.product_id || ' ' || ${lotsOfPosition}`;
+  const lots = withLots ? (pg ? sql<string | null>`string_agg(${segment}, chr(30))` : sql<string | null>`group_concat(${segment}, char(30))`) : sql<null>`null`;
+  return trx
+    .selectFrom('positions')
+    .select(['account_id', held.as('held'), lots.as('lots')])
+    .where('firm_id', '=', firmId)
+    .where('account_id', 'in', accountIds)
+    .groupBy('account_id')
+    .execute();
 }
-
-/**
- * Each account's positions as one row: a JSON array of (product_id, shares_micros, cost_cents)
- * triples. A chunk reads tens of thousands of positions, and a JavaScript object for each database
- * row cost three times the search itself (2.6 million positions: 5.2 s as rows, 1.4 s packed).
- */
-function packedPositionsColumn(db: Kysely<Database>): RawBuilder<string> {
-  const triple = sql`product_id || ',' || shares_micros || ',' || cost_cents`;
-  return isPostgres(db) ? sql`'[' || string_agg(${triple}, ',') || ']'` : sql`'[' || group_concat(${triple}) || ']'`;
-}
-
-const byProduct = (a: Position, b: Position) => a.productId - b.productId;
 
 function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
   const out = new Map<K, T[]>();
@@ -210,42 +218,11 @@ export class SnapshotRepository {
       )
       .map((a) => a.id);
     const withLots = new Set(needLots);
-    const without = found.filter((id) => !withLots.has(id));
     const positionsOf = new Map<number, Position[]>();
-    const packed =
-      without.length === 0
-        ? []
-        : await trx
-            .selectFrom('positions')
-            .select(['account_id', packedPositionsColumn(trx).as('held')])
-            .where('firm_id', '=', firmId)
-            .where('account_id', 'in', without)
-            .groupBy('account_id')
-            .execute();
-    for (const { account_id, held } of packed) {
-      const n = JSON.parse(held) as number[];
-      const list: Position[] = [];
-      for (let k = 0; k + 2 < n.length; k += 3) list.push(new StoredPosition(n[k] as number, microsToShares(n[k + 1] as number), centsToDollars(n[k + 2] as number), null));
-      positionsOf.set(account_id, list);
+    for (const [accountIds, lots] of [[found.filter((id) => !withLots.has(id)), false], [needLots, true]] as const) {
+      if (accountIds.length === 0) continue;
+      for (const row of await packedPositions(trx, firmId, accountIds, lots)) positionsOf.set(row.account_id, unpackPositions(row.held, row.lots));
     }
-    // Lots unordered: the engine orders a position's lots itself (by date, then id).
-    const withLotRows =
-      needLots.length === 0
-        ? []
-        : await trx
-            .selectFrom('positions')
-            .select(['account_id', 'product_id', 'shares_micros', 'cost_cents', lotsColumn(trx).as('lots')])
-            .where('firm_id', '=', firmId)
-            .where('account_id', 'in', needLots)
-            .execute();
-    for (const p of withLotRows) {
-      const position = new StoredPosition(p.product_id, microsToShares(p.shares_micros), centsToDollars(p.cost_cents), p.lots);
-      const list = positionsOf.get(p.account_id);
-      if (list) list.push(position);
-      else positionsOf.set(p.account_id, [position]);
-    }
-    // Sorted here per account rather than by the database across the chunk: the same product order, no sort of the whole read.
-    for (const list of positionsOf.values()) list.sort(byProduct);
     const pending = await trx
       .selectFrom('pending_transactions')
       .select(['account_id', 'product_id', 'type', 'shares_micros', 'amount_cents'])
