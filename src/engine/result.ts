@@ -18,7 +18,6 @@ export function finishState(st: AccountState): AccountResult {
   const accountId = st.snap.accountId;
   const sells: Trade[] = [];
   const buys: Trade[] = [];
-  const rows: WeightRow[] = [];
   let positionsAfter = 0;
   for (const line of st.lines) {
     let v = 0;
@@ -53,21 +52,25 @@ export function finishState(st: AccountState): AccountResult {
   st.valueAfterTrades = positionsAfter + cashAfter;
   const I0 = st.investable;
   const I1 = Math.max(0, positionsAfter + cashAfter - st.protectedCash);
-  for (const line of st.lines) {
-    const va = line.afterValue;
-    rows.push({
-      productId: line.key,
-      ticker: line.ticker,
-      inModel: line.inModel,
-      targetPercent: line.targetPct,
-      lowerTolerance: line.lowerPct,
-      upperTolerance: line.upperPct,
-      valueBefore: line.value,
-      valueAfter: va,
-      weightBefore: I0 > 0 ? (line.value / I0) * 100 : 0,
-      weightAfter: I1 > 0 ? (va / I1) * 100 : 0,
-    });
+  // Only a reader of the result (a test, a preview) looks at weights, never the batch writer: a
+  // row object per line for every account of a batch cost ~6 % of a rebalance. The lines return to
+  // a pool when the account is done, so their numbers are copied now and made into rows on first read.
+  const n = st.lines.length;
+  const numbers: number[] = new Array<number>(n * LINE_NUMBERS);
+  const tickers: string[] = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const line = st.lines[i] as (typeof st.lines)[number];
+    const at = i * LINE_NUMBERS;
+    numbers[at] = line.key;
+    numbers[at + 1] = line.inModel ? 1 : 0;
+    numbers[at + 2] = line.targetPct;
+    numbers[at + 3] = line.lowerPct;
+    numbers[at + 4] = line.upperPct;
+    numbers[at + 5] = line.value;
+    numbers[at + 6] = line.afterValue;
+    tickers[i] = line.ticker;
   }
+  let rows: readonly WeightRow[] | undefined;
   for (const b of buys) sells.push(b);
   const trades = sells;
   const freeBefore = st.cashBefore - st.protectedCash;
@@ -89,8 +92,33 @@ export function finishState(st: AccountState): AccountResult {
       weightAfter: I1 > 0 ? (freeAfter / I1) * 100 : 0,
       targetPercent: st.cashTargetFraction * 100,
     },
-    weights: rows,
+    get weights() {
+      return (rows ??= weightRows(numbers, tickers, I0, I1));
+    },
   };
+}
+
+/** Numbers copied per line for its weight row: key, inModel, target, lower, upper, value before, value after. */
+const LINE_NUMBERS = 7;
+
+function weightRows(numbers: readonly number[], tickers: readonly string[], I0: number, I1: number): WeightRow[] {
+  return tickers.map((ticker, i) => {
+    const at = i * LINE_NUMBERS;
+    const valueBefore = numbers[at + 5] as number;
+    const valueAfter = numbers[at + 6] as number;
+    return {
+      productId: numbers[at] as number,
+      ticker,
+      inModel: numbers[at + 1] === 1,
+      targetPercent: numbers[at + 2] as number,
+      lowerTolerance: numbers[at + 3] as number,
+      upperTolerance: numbers[at + 4] as number,
+      valueBefore,
+      valueAfter,
+      weightBefore: I0 > 0 ? (valueBefore / I0) * 100 : 0,
+      weightAfter: I1 > 0 ? (valueAfter / I1) * 100 : 0,
+    };
+  });
 }
 
 export function hasError(messages: readonly EngineMessage[]): boolean {
