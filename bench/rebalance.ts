@@ -58,20 +58,29 @@ const REPEAT = Math.max(1, Number(values.repeat));
 const root = join(import.meta.dirname, '..');
 const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
 
-/** With BENCH_CPU_PROFILE=<file>, a V8 CPU profile of `work` in <file>.<label> (open it in Chrome's DevTools). */
+/**
+ * With BENCH_CPU_PROFILE=<file>, a V8 CPU profile of `work` in <file>.<label>; with
+ * BENCH_HEAP_PROFILE=<file>, a sampling profile of what it allocates in <file>.<label>.heapprofile
+ * (where the garbage collector's work comes from). Open either in Chrome's DevTools.
+ */
 async function profiled<T>(label: string, work: () => Promise<T>): Promise<T> {
-  const file = process.env.BENCH_CPU_PROFILE;
-  if (!file) return work();
+  const cpu = process.env.BENCH_CPU_PROFILE;
+  const heap = process.env.BENCH_HEAP_PROFILE;
+  if (!cpu && !heap) return work();
   const session = new Session();
   session.connect();
-  const post = (method: string) => new Promise<unknown>((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
-  await post('Profiler.enable');
-  await post('Profiler.start');
+  const post = (method: string, params?: object) => new Promise<unknown>((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  if (cpu) {
+    await post('Profiler.enable');
+    await post('Profiler.start');
+  }
+  // Samples kept even once collected: the point is what is allocated, not what survives.
+  if (heap) await post('HeapProfiler.startSampling', { samplingInterval: 32_768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   try {
     return await work();
   } finally {
-    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-    writeFileSync(`${file}.${label}`, JSON.stringify(profile));
+    if (cpu) writeFileSync(`${cpu}.${label}`, JSON.stringify(((await post('Profiler.stop')) as { profile: unknown }).profile));
+    if (heap) writeFileSync(`${heap}.${label}.heapprofile`, JSON.stringify(((await post('HeapProfiler.stopSampling')) as { profile: unknown }).profile));
     session.disconnect();
   }
 }
