@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../db/dialect.js';
 import { firmCheck } from '../db/firm-check.js';
 import type { Database } from '../db/schema.js';
 import type { RecentTrade, TaxStatus } from '../engine/index.js';
@@ -109,18 +110,25 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
   // household (outside the chunk, or not taxable) brings only its lots of the window, here.
   const others = memberIds.filter((id) => !inChunk.has(id) || accounts.get(id)?.taxStatus !== 'Taxable');
   if (others.length > 0) {
-    const lots = await trx
+    // One row an account, "[product_id, date, …]" flat: a chunk's window holds hundreds of
+    // thousands of lots, and an object for each cost more than the search.
+    const pair = isPostgres(trx) ? sql`p.product_id || ',' || to_json(l.acquired_date)::text` : sql`p.product_id || ',' || json_quote(l.acquired_date)`;
+    const recent = isPostgres(trx) ? sql<string>`'[' || string_agg(${pair}, ',') || ']'` : sql<string>`'[' || group_concat(${pair}) || ']'`;
+    const rows = await trx
       .selectFrom('tax_lots as l')
       .innerJoin('positions as p', 'p.id', 'l.position_id')
-      .select(['p.account_id', 'p.product_id', 'l.acquired_date'])
+      .select(['p.account_id', recent.as('lots')])
       // Reached through the accounts' positions (indexed by account), so a chunk's cost does not grow with the firm.
       .where('p.firm_id', '=', firmId)
       .where('p.account_id', 'in', others)
       .where('l.acquired_date', '>=', windowStart)
+      .groupBy('p.account_id')
       .execute();
-    for (const l of lots) {
-      const h = households.get(householdOf.get(l.account_id) ?? -1);
-      if (h) h.recentTrades.push({ productId: l.product_id, date: l.acquired_date, kind: 'Buy' });
+    for (const row of rows) {
+      const h = households.get(householdOf.get(row.account_id) ?? -1);
+      if (!h) continue;
+      const flat = JSON.parse(row.lots) as (number | string)[];
+      for (let k = 0; k + 1 < flat.length; k += 2) h.recentTrades.push({ productId: flat[k] as number, date: flat[k + 1] as string, kind: 'Buy' });
     }
   }
   for (const h of households.values()) h.recentTrades.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.productId - b.productId));
