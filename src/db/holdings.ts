@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { isPostgres } from './dialect.js';
+import { joinedText } from './aggregate.js';
 import type { Database } from './schema.js';
 
 /** Each position's shares and its product's latest price (null when unpriced): what values an account. */
@@ -22,7 +22,7 @@ export function pricedHoldings(db: Kysely<Database>, firmId: number, accountIds:
  */
 export function pricedHoldingsByAccount(db: Kysely<Database>, firmId: number, accountIds: number[]): Promise<{ account_id: number; held: string }[]> {
   if (accountIds.length === 0) return Promise.resolve([]);
-  const pairs = isPostgres(db) ? sql<string>`string_agg(p.shares_micros || ' ' || pr.price_micros, ' ')` : sql<string>`group_concat(p.shares_micros || ' ' || pr.price_micros, ' ')`;
+  const pairs = joinedText(db, sql`p.shares_micros || ' ' || pr.price_micros`, ' ');
   return db
     .selectFrom('positions as p')
     .innerJoin('products as pr', 'pr.id', 'p.product_id')

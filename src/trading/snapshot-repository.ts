@@ -1,4 +1,5 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { jsonArrayText, joinedText } from '../db/aggregate.js';
 import { isPostgres } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { type AccountSnapshot, type AssetValues, type BuyPriorityId, type SellPriorityId, type Model, type PendingItem, type Position, type Product, type ProductCatalog, type RestrictedPlan, SellPriority, type Substitution, type TradeBlock } from '../engine/index.js';
@@ -53,15 +54,15 @@ const SHARES_OUT = new Set(['Sell']);
  */
 function packedPositions(trx: Kysely<Database>, firmId: number, accountIds: number[], withLots: boolean) {
   const triple = sql`positions.product_id || ',' || positions.shares_micros || ',' || positions.cost_cents`;
-  const pg = isPostgres(trx);
-  const held = pg ? sql<string>`'[' || string_agg(${triple}, ',') || ']'` : sql<string>`'[' || group_concat(${triple}) || ']'`;
+  const held = jsonArrayText(trx, triple);
   // Cost per share in dollars: cents per micro-share × 10,000. Lots without shares have none.
   // Lots unordered: the engine orders a position's lots itself (by date, then id).
-  const lotsOfPosition = pg
+  const lotsOfPosition = isPostgres(trx)
     ? sql`(select coalesce(max(l.cost_cents * 10000.0::float8 / nullif(l.shares_micros, 0)), 0)::text || ' ' || max(l.acquired_date) || ' ' || json_agg(json_build_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date))::text from tax_lots as l where l.position_id = positions.id)`
     : sql`(select coalesce(max(l.cost_cents * 10000.0 / nullif(l.shares_micros, 0)), 0) || ' ' || max(l.acquired_date) || ' ' || json_group_array(json_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date)) from tax_lots as l where l.position_id = positions.id)`;
   const segment = sql`positions.product_id || ' ' || ${lotsOfPosition}`;
-  const lots = withLots ? (pg ? sql<string | null>`string_agg(${segment}, chr(30))` : sql<string | null>`group_concat(${segment}, char(30))`) : sql<null>`null`;
+  // Null when none of the account's positions has lots.
+  const lots: RawBuilder<string | null> = withLots ? joinedText(trx, segment, 'record-separator') : sql<null>`null`;
   return trx
     .selectFrom('positions')
     .select(['account_id', held.as('held'), lots.as('lots')])

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { jsonArrayText } from '../db/aggregate.js';
 import { isPostgres } from '../db/dialect.js';
 import { firmCheck } from '../db/firm-check.js';
 import type { Database } from '../db/schema.js';
@@ -113,7 +114,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     // One row an account, "[product_id, date, …]" flat: a chunk's window holds hundreds of
     // thousands of lots, and an object for each cost more than the search.
     const pair = isPostgres(trx) ? sql`p.product_id || ',' || to_json(l.acquired_date)::text` : sql`p.product_id || ',' || json_quote(l.acquired_date)`;
-    const recent = isPostgres(trx) ? sql<string>`'[' || string_agg(${pair}, ',') || ']'` : sql<string>`'[' || group_concat(${pair}) || ']'`;
+    const recent = jsonArrayText(trx, pair);
     const rows = await trx
       .selectFrom('tax_lots as l')
       .innerJoin('positions as p', 'p.id', 'l.position_id')

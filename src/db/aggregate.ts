@@ -1,0 +1,26 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { isPostgres } from './dialect.js';
+import type { Database } from './schema.js';
+
+/**
+ * What joins a group's values: a comma, a space, or the record separator (char 30), which JSON text
+ * never holds unescaped and so can split values that are JSON themselves.
+ */
+export type Separator = ',' | ' ' | 'record-separator';
+
+/**
+ * The values of a group joined into one text (null for a group of nulls): `group_concat` on SQLite,
+ * `string_agg` on PostgreSQL. In the database's order: a caller that needs an order sorts.
+ * Reading a group as one row instead of one row a value is what makes the packed reads cheap
+ * (docs/decisions.md).
+ */
+export function joinedText(db: Kysely<Database>, value: RawBuilder<unknown>, separator: Separator): RawBuilder<string> {
+  const pg = isPostgres(db);
+  const by = separator === 'record-separator' ? (pg ? sql`chr(30)` : sql`char(30)`) : sql.lit(separator);
+  return pg ? sql<string>`string_agg(${value}, ${by})` : sql<string>`group_concat(${value}, ${by})`;
+}
+
+/** The group's values as the text of one flat JSON array; `value` renders each element as JSON (numbers, quoted text). */
+export function jsonArrayText(db: Kysely<Database>, value: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`'[' || ${joinedText(db, value, ',')} || ']'`;
+}
