@@ -181,3 +181,21 @@ describeEachDatabase('seedDemoFirm', (dialect) => {
     expect(accounts.length).toBeGreaterThanOrEqual(5);
   });
 });
+
+describeEachDatabase('seedDemoFirm writes every profile whole', (dialect) => {
+  // SQLite's chunks are written without its per-row foreign-key lookups (the generator resolves every
+  // reference itself): foreign_key_check proves none is left dangling. PostgreSQL checks every row.
+  it.each(['demo', 'advisory', 'direct-indexing'] as const)('%s: no row points at a parent that does not exist, and the checks are back on', async (profile) => {
+    const target = await dialect.open();
+    try {
+      const { firm } = await seedDemoFirm(target.db, { households: 12, seed: 4, asOf: '2025-06-30', chunkSize: 5, profile, firmCode: `FK${profile.length}` });
+      const accounts = await target.db.kysely.selectFrom('accounts').select('id').where('firm_id', '=', firm.id).execute();
+      expect(accounts.length).toBeGreaterThanOrEqual(12);
+      if (target.db.dialect !== 'sqlite') return;
+      expect((await sql`pragma foreign_key_check`.execute(target.db.kysely)).rows).toEqual([]);
+      expect((await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(target.db.kysely)).rows).toEqual([{ foreign_keys: 1 }]);
+    } finally {
+      await target.drop();
+    }
+  });
+});

@@ -89,7 +89,7 @@ export async function seedDemoFirm(db: Db, options: SeedDemoOptions): Promise<De
   let rows = 0;
   const firmIds: IdMap = ids;
   for (const chunk of generateHouseholdChunks(generatorOptions, book)) {
-    await inWriteTransaction(db, (conn) => writeTables(conn, db.dialect, firmId, chunk, firmIds, audit));
+    await inWriteTransaction(db, (conn) => writeTables(conn, db.dialect, firmId, chunk, firmIds, audit), { generated: true });
     households += chunk.clients.length;
     rows += rowCount(chunk);
     options.onProgress?.({ households, rows });
