@@ -7,7 +7,8 @@ import { DEFAULT_ROLES } from '../auth/privileges.js';
 import { digest, hashPassword, newClientSecret } from '../auth/secrets.js';
 import { generateFirmBook, generateHouseholdChunks } from './generator.js';
 import type { ProfileName } from './profiles.js';
-import { analyze, firmCodeTaken, inWriteTransaction, insertFirm, writeTables, type IdMap } from './repository.js';
+import { allocateTableIds, analyze, firmCodeTaken, inWriteTransaction, insertFirm, writeTables, type IdMap } from './repository.js';
+import { ChunkPipeline } from './pipeline.js';
 import { type FirmRows, rowCount } from './rows.js';
 
 export interface DemoCredentials {
@@ -54,6 +55,9 @@ const DEMO_USERS = [
 /** 18 random bytes: 24 URL-safe characters, far past guessing, easy to paste. */
 const newPassword = (): string => randomBytes(18).toString('base64url');
 
+/** Chunk transactions a PostgreSQL seed keeps in flight: one per core of the machines we size for. */
+const PG_CHUNK_WRITERS = 2;
+
 /**
  * Creates a new firm with roles, one login of each kind, a partner application and a generated
  * book. The firm and its reference data commit first, then households commit a chunk at a time,
@@ -88,12 +92,20 @@ export async function seedDemoFirm(db: Db, options: SeedDemoOptions): Promise<De
   let households = 0;
   let rows = 0;
   const firmIds: IdMap = ids;
+  const writing = new ChunkPipeline(db.dialect === 'postgres' ? PG_CHUNK_WRITERS : 1);
   for (const chunk of generateHouseholdChunks(generatorOptions, book)) {
-    await inWriteTransaction(db, (conn) => writeTables(conn, db.dialect, firmId, chunk, firmIds, audit), { generated: true });
-    households += chunk.clients.length;
-    rows += rowCount(chunk);
-    options.onProgress?.({ households, rows });
+    // SQLite has one writer; PostgreSQL's inserts are bound by its per-row work (foreign-key
+    // triggers, indexes), which a second connection runs on another core. Ids are drawn here, in
+    // seed order, before the writes overlap.
+    const allocated = db.dialect === 'postgres' ? await allocateTableIds(db.kysely, chunk) : undefined;
+    await writing.add(async () => {
+      await inWriteTransaction(db, (conn) => writeTables(conn, db.dialect, firmId, chunk, firmIds, audit, allocated), { generated: true });
+      households += chunk.clients.length;
+      rows += rowCount(chunk);
+      options.onProgress?.({ households, rows });
+    });
   }
+  await writing.drain();
 
   // PostgreSQL plans the rebalance read well only with statistics (see analyze).
   await analyze(db);
