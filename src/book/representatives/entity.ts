@@ -31,6 +31,8 @@ const DEFAULT_OF = new Map<string, () => unknown>(
   }),
 );
 
+const DETAIL_DEFAULTS = DETAIL_FIELDS.map((field) => [field, DEFAULT_OF.get(field)!] as const);
+
 function parseDetails(text: string): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(text);
@@ -50,12 +52,9 @@ export const representatives: EntityDescriptor<RepresentativeInput, Representati
   record: RepresentativeRecord,
   toRecord: (row: Row<RepresentativeTable>) => {
     const details = parseDetails(row.details);
-    // A field never stored (a row written before the field existed, or by the importer) reads as its default.
-    const record: Record<string, unknown> = {};
-    for (const field of DETAIL_FIELDS) record[field] = field in details ? details[field] : DEFAULT_OF.get(field)!();
-    if (record.payeeId === null) record.payeeId = -1;
-    return {
-      ...record,
+    // One object, filled in place: a page of 100 records of some 60 fields each spent a fifth of
+    // its time copying a details object into the record.
+    const record: Record<string, unknown> = {
       id: row.id,
       name: row.name,
       brokerDealerId: row.broker_dealer_id,
@@ -66,6 +65,10 @@ export const representatives: EntityDescriptor<RepresentativeInput, Representati
       isActive: row.is_active === 1,
       ...audit(row),
     };
+    // A field never stored (a row written before the field existed, or by the importer) reads as its default.
+    for (const [field, initial] of DETAIL_DEFAULTS) record[field] = field in details ? details[field] : initial();
+    if (record.payeeId === null) record.payeeId = -1;
+    return record as RepresentativeRecord;
   },
   toColumns: (input, stored?: Row<RepresentativeTable>) => {
     // An omitted optional field keeps its stored value, as a column would.
