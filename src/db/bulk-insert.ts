@@ -35,7 +35,7 @@ export async function bulkInsert<T extends keyof Database>(
   if (rows.length === 0) return;
   if (isPostgres(conn)) {
     const names = sql.join([...columns.map(([c]) => c), ...constants.map(([c]) => c)].map((n) => sql.ref(n)));
-    const arrays = columns.map(([, type], i) => sql`${rows.map((r) => r[i])}::${sql.raw(type)}[]`);
+    const arrays = columns.map(([, type], i) => sql`${arrayLiteral(rows, i)}::${sql.raw(type)}[]`);
     const fixed = constants.map(([, type, v]) => sql`${v}::${sql.raw(type)}`);
     await sql`insert into ${sql.table(table)} (${names})
       select ${sql.join([sql`u.*`, ...fixed])} from unnest(${sql.join(arrays)}) as u`.execute(conn);
@@ -68,3 +68,24 @@ export async function bulkInsert<T extends keyof Database>(
     start += size;
   }
 }
+
+/**
+ * Column `column` of `rows` as the text of a PostgreSQL array, what pg itself would send for the
+ * JavaScript array: numbers as they print, text quoted with its backslashes and quotes escaped,
+ * null and undefined as NULL. pg quotes and escapes every element, numbers included, with two
+ * regular expressions each: a tenth of a worker's or a seed's CPU went there. Any other kind of
+ * value leaves the column to pg's own conversion.
+ */
+export function arrayLiteral(rows: readonly unknown[][], column: number): string | unknown[] {
+  const parts = new Array<string>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const value = (rows[r] as unknown[])[column];
+    if (value === null || value === undefined) parts[r] = 'NULL';
+    else if (typeof value === 'number') parts[r] = String(value);
+    else if (typeof value === 'string') parts[r] = `"${value.replace(ESCAPED, '\\$&')}"`;
+    else return rows.map((row) => row[column]);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+const ESCAPED = /[\\"]/g;
