@@ -22,16 +22,12 @@ const INITIAL = newRepresentative();
  * (the defaults are plain JSON). A page of 100 representatives read this for every field of every
  * record; structuredClone made that most of the page's time.
  */
-const DEFAULT_OF = new Map<string, () => unknown>(
-  DETAIL_FIELDS.map((field) => {
-    const value: unknown = INITIAL[field];
-    if (value === null || typeof value !== 'object') return [field, () => value];
-    const text = JSON.stringify(value);
-    return [field, () => JSON.parse(text) as unknown];
-  }),
-);
-
-const DETAIL_DEFAULTS = DETAIL_FIELDS.map((field) => [field, DEFAULT_OF.get(field)!] as const);
+const DETAIL_DEFAULTS = DETAIL_FIELDS.map((field) => {
+  const value: unknown = INITIAL[field];
+  if (value === null || typeof value !== 'object') return [field, () => value] as const;
+  const text = JSON.stringify(value);
+  return [field, () => JSON.parse(text) as unknown] as const;
+});
 
 function parseDetails(text: string): Record<string, unknown> {
   try {
