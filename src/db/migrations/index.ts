@@ -16,6 +16,7 @@ import { modelSecurityPriorities } from './0013_model_security_priorities.js';
 import { taxAware } from './0015_tax_aware.js';
 import { taxLotsByDate } from './0016_tax_lots_by_date.js';
 import { riskClientsByHousehold } from './0017_risk_clients_by_household.js';
+import { tenantKeys } from './0018_tenant_keys.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0015_tax_aware': taxAware,
   '0016_tax_lots_by_date': taxLotsByDate,
   '0017_risk_clients_by_household': riskClientsByHousehold,
+  '0018_tenant_keys': tenantKeys,
 };
 
 export const migrationProvider: MigrationProvider = {
