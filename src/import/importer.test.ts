@@ -253,6 +253,17 @@ describeEachDatabase('importBook', (dialect) => {
     ]);
   });
 
+  it('reports where a file stops being CSV, keeps the problems of the rows before it, and writes nothing', async () => {
+    const before = await count(db, 'clients', firmId);
+    const clients = file('clients.csv', 'name,representative\nGood Client,R-900\n,R-900\n\n"Broken"quote,R-900\nAfter,R-900\n');
+    const report = await importBook(db, firmId, [clients]);
+    expect(report.errors.map((e) => [e.line, e.field, e.message])).toEqual([
+      [3, 'name', 'is required'],
+      [5, '(file)', 'not valid CSV: Trailing quote on quoted field is malformed'],
+    ]);
+    expect(await count(db, 'clients', firmId)).toBe(before);
+  });
+
   it('refuses an unknown firm', async () => {
     const report = await importBook(db, 999_999, [file('clients.csv', 'name,representative\nA,R-900\n')]);
     expect(report.errors).toEqual([{ file: '', line: 0, field: 'firmId', message: 'no firm with id 999999' }]);

@@ -1,7 +1,7 @@
 import { constants, createReadStream } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { Parser } from 'csv-parse';
+import { CsvSyntaxError, csvRowBatches } from '../shared/csv.js';
 
 /** Entities an import may carry, in the order they are validated and written (parents first). */
 export const ENTITIES = ['broker_dealers', 'representatives', 'products', 'clients', 'registrations', 'accounts', 'positions', 'tax_lots'] as const;
@@ -141,58 +141,33 @@ export async function openSource(file: string, issues: ImportIssue[]): Promise<S
 }
 
 /**
- * csv-parse's stream, each record paired with the line it ends on. The parser's `info` is current
- * when a record is pushed; its `info: true` option copies the whole info object for every record,
- * which cost as much as the parsing itself.
- */
-class LineParser extends Parser {
-  override push(record: unknown, encoding?: BufferEncoding): boolean {
-    return super.push(record === null ? null : { record, lines: this.info.lines }, encoding);
-  }
-}
-
-/**
- * Streams a CSV file through csv-parse in batches: memory holds one batch, whatever the file's
- * size. A file that stops being valid CSV part-way is one issue at the line where it broke; the
- * rows before it were already validated and are kept for reporting.
+ * Streams a CSV file in batches (shared/csv.ts): memory holds about one batch, whatever the
+ * file's size. A file that stops being valid CSV part-way is one issue at the line where it broke;
+ * the rows before it were already validated and are kept for reporting.
  */
 async function* csvBatches(file: string, entity: Entity, size: number, issues: ImportIssue[]): AsyncGenerator<SourceRow[]> {
-  const input = createReadStream(file);
-  // relax_column_count: a short or long row is that row's problem, not the end of the file.
-  const parser = new LineParser({ bom: true, skip_empty_lines: true, trim: true, relax_column_count: true });
-  input.on('error', (error) => parser.destroy(error));
-  input.pipe(parser);
   let header: CsvHeader | undefined;
-  let batch: SourceRow[] = [];
   try {
-    for await (const { record, lines } of parser as AsyncIterable<{ record: string[]; lines: number }>) {
-      if (!header) {
-        header = new CsvHeader(record.map(normalize));
-        continue;
+    for await (const rows of csvRowBatches(createReadStream(file, { encoding: 'utf8' }), size)) {
+      const batch: SourceRow[] = [];
+      for (const { line, cells } of rows) {
+        if (!header) {
+          header = new CsvHeader(cells.map(normalize));
+          continue;
+        }
+        // A short or long row is that row's problem, not the end of the file.
+        if (cells.length !== header.names.length) {
+          issues.push({ file, line, field: '(row)', message: `has ${cells.length} fields; the header names ${header.names.length}` });
+          continue;
+        }
+        batch.push({ file, line, entity, values: new CsvRecord(header, cells) });
       }
-      if (record.length !== header.names.length) {
-        issues.push({ file, line: lines, field: '(row)', message: `has ${record.length} fields; the header names ${header.names.length}` });
-        continue;
-      }
-      // `lines` is the line a record ends on; count back over the newlines inside quoted values.
-      let extraLines = 0;
-      for (const value of record) {
-        if (value.includes('\n')) extraLines += value.split('\n').length - 1;
-      }
-      const values = new CsvRecord(header, record);
-      batch.push({ file, line: lines - extraLines, entity, values });
-      if (batch.length >= size) {
-        yield batch;
-        batch = [];
-      }
+      if (batch.length > 0) yield batch;
     }
   } catch (error) {
-    const line = (error as { lines?: number }).lines ?? 0;
+    const line = error instanceof CsvSyntaxError ? error.line : 0;
     issues.push({ file, line, field: '(file)', message: `not valid CSV: ${(error as Error).message}` });
-  } finally {
-    input.destroy();
   }
-  if (batch.length > 0) yield batch;
 }
 
 function readJson(file: string, stem: string, text: string, issues: ImportIssue[]): SourceRow[] {

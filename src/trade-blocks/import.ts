@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { parse } from 'csv-parse/sync';
+import { type CsvRow, CsvSyntaxError, parseCsv } from '../shared/csv.js';
 import { Type } from 'typebox';
 import { responses } from '../http/problem.js';
 import { validationError } from '../shared/errors.js';
@@ -117,20 +117,22 @@ const TEMPLATES: Record<string, Template> = {
 const key = (header: string) => header.replace(/\s+/g, '').toLowerCase();
 
 function readCsv(template: Template, text: string): Row[] {
-  let records: string[][];
+  let records: CsvRow[];
   try {
-    records = parse(text.replace(/^\uFEFF/, ''), { skip_empty_lines: true, relax_column_count: true, trim: true });
+    records = parseCsv(text);
   } catch (error) {
-    throw validationError('file', `is not valid CSV: ${(error as Error).message}`);
+    if (error instanceof CsvSyntaxError) throw validationError('file', `is not valid CSV at line ${error.line}: ${error.message}`);
+    throw error;
   }
   const [header, ...body] = records;
   if (!header || body.length === 0) throw validationError('file', 'needs a header row and at least one data row');
-  const columns = header.map(key);
+  const columns = header.cells.map(key);
   const missing = template.required.filter((c) => !columns.includes(key(c)));
   if (missing.length > 0) throw validationError('file', `the ${template.name} template needs the column(s) ${missing.join(', ')}`);
   if (body.length > 10000) throw validationError('file', 'has more than 10,000 rows');
-  return body.map((cells, index) => ({
-    row: index + 2,
+  // A row is named by the line of the file it starts on, as an editor shows it.
+  return body.map(({ line, cells }) => ({
+    row: line,
     cells: Object.fromEntries(columns.map((column, i) => [column, cells[i] ?? ''])),
   }));
 }

@@ -1,0 +1,119 @@
+import { Readable } from 'node:stream';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type CsvRow, CsvSyntaxError, csvRowBatches, parseCsv } from './csv.js';
+
+const rowsOf = (text: string) => parseCsv(text).map(({ line, cells }) => [line, cells]);
+
+/** The text in chunks of `chunk` characters, as a file stream delivers it. */
+function streamOf(text: string, chunk: number): Readable {
+  const parts: string[] = [];
+  for (let i = 0; i < text.length; i += chunk) parts.push(text.slice(i, i + chunk));
+  return Readable.from(parts, { objectMode: false });
+}
+
+async function streamed(text: string, chunk: number, size: number): Promise<{ batches: CsvRow[][]; error?: unknown }> {
+  const batches: CsvRow[][] = [];
+  try {
+    for await (const batch of csvRowBatches(streamOf(text, chunk), size)) batches.push(batch);
+    return { batches };
+  } catch (error) {
+    return { batches, error };
+  }
+}
+
+describe('parseCsv', () => {
+  it('numbers each record by the line it starts on, across quoted line breaks, blank lines and \\r\\n', () => {
+    expect(rowsOf('a,b\n"x\ny",2\n\n3,4\n')).toEqual([
+      [1, ['a', 'b']],
+      [2, ['x\ny', '2']],
+      [5, ['3', '4']],
+    ]);
+    expect(rowsOf('a,b\r\n1,2\r\n\r\n3,4\r\n')).toEqual([
+      [1, ['a', 'b']],
+      [2, ['1', '2']],
+      [4, ['3', '4']],
+    ]);
+  });
+
+  it('drops a byte order mark, trims cells, keeps quoted commas and short or long rows as they are', () => {
+    expect(rowsOf('\uFEFFname , ticker\n Ann ,"A, B" \n1\n1,2,3')).toEqual([
+      [1, ['name', 'ticker']],
+      [2, ['Ann', 'A, B']],
+      [3, ['1']],
+      [4, ['1', '2', '3']],
+    ]);
+  });
+
+  it('takes a quote as quoting only at the start of a cell, as RFC 4180, Excel and Python read it', () => {
+    // A space before the quote makes it text: the row then has more cells than its header.
+    expect(rowsOf('a,b\nAnn, "A, B"\n')).toEqual([
+      [1, ['a', 'b']],
+      [2, ['Ann', '"A', 'B"']],
+    ]);
+  });
+
+  it('reports an unterminated or malformed quote at the line of its record', () => {
+    for (const [text, line] of [
+      ['a,b\n1,2\n"open,3\n4,5\n', 3],
+      ['a,b\n1,2\n"x"y,3\n4,5\n', 3],
+      ['a,b\n"two\nlines",1\n"x"y,3\n', 4],
+    ] as const) {
+      const error = (() => {
+        try {
+          parseCsv(text);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(CsvSyntaxError);
+      expect((error as CsvSyntaxError).line).toBe(line);
+    }
+  });
+});
+
+describe('csvRowBatches', () => {
+  it('gives the same rows as parseCsv, whatever the chunks, in batches of at least the size asked', async () => {
+    const text = 'h1,h2\n' + Array.from({ length: 3000 }, (_, i) => (i % 97 === 0 ? `"multi\nline ${i}",${i}\n\n` : `row ${i},${i}\n`)).join('');
+    const whole = parseCsv(text);
+    for (const chunk of [7, 1000, 65536]) {
+      const { batches, error } = await streamed(text, chunk, 500);
+      expect(error).toBeUndefined();
+      expect(batches.flat()).toEqual(whole);
+      for (const batch of batches.slice(0, -1)) expect(batch.length).toBeGreaterThanOrEqual(500);
+    }
+  });
+
+  it('yields the rows before a broken quote, then throws it with its line', async () => {
+    const good = Array.from({ length: 20000 }, (_, i) => `r${i},${i}\n`).join('');
+    const { batches, error } = await streamed(`a,b\n${good}"x"y,1\nafter,2\n`, 4096, 5000);
+    expect(batches.flat()).toHaveLength(20001);
+    expect(error).toBeInstanceOf(CsvSyntaxError);
+    expect((error as CsvSyntaxError).line).toBe(20002);
+  });
+
+  it('stops reading when the consumer stops', async () => {
+    const input = streamOf(Array.from({ length: 50000 }, (_, i) => `r${i},${i}\n`).join(''), 4096);
+    for await (const batch of csvRowBatches(input, 1000)) {
+      expect(batch.length).toBeGreaterThan(0);
+      break;
+    }
+    expect(input.destroyed).toBe(true);
+  });
+
+  it('reads any well-formed CSV back cell for cell (property)', async () => {
+    // Cells without surrounding spaces (cells are trimmed) and rows not all blank (blank lines are skipped).
+    const cell = fc.string({ unit: fc.constantFrom('a', 'b', ' ', ',', '"', '\n', 'é', '1') }).map((s) => s.trim());
+    const row = fc.array(cell, { minLength: 2, maxLength: 4 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 50 }), async (rows, chunk) => {
+        const quote = (c: string) => `"${c.replaceAll('"', '""')}"`;
+        const text = rows.map((r) => r.map(quote).join(',')).join('\n');
+        const { batches, error } = await streamed(text, chunk, 3);
+        expect(error).toBeUndefined();
+        expect(batches.flat().map((r) => r.cells)).toEqual(rows);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
