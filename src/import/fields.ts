@@ -136,8 +136,12 @@ export class RowReader {
   scaled(field: string, options: DecimalOptions, places: number): number | null {
     const read = this.decimalText(field, options);
     if (!read) return null;
-    const [whole, fraction = ''] = read.text.split('.');
-    return Number(`${whole}${fraction.padEnd(places, '0')}`) + 0; // + 0: -0 becomes 0
+    const { text } = read;
+    const dot = text.indexOf('.');
+    // The digits without the point are an exact integer (within range: under 2^53), and so is
+    // its product with a power of ten up to `places`. + 0: -0 becomes 0.
+    if (dot < 0) return Number(text) * 10 ** places + 0;
+    return Number(text.slice(0, dot) + text.slice(dot + 1)) * 10 ** (places - (text.length - dot - 1)) + 0;
   }
 
   private decimalText(field: string, options: DecimalOptions): { text: string; number: number } | null {
