@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CsvRow, CsvSyntaxError, csvRowBatches, parseCsv } from './csv.js';
+import { type CsvRow, CsvSyntaxError, csvRowBatches, MAX_RECORD_CHARS, parseCsv } from './csv.js';
 
 const rowsOf = (text: string) => parseCsv(text).map(({ line, cells }) => [line, cells]);
 
@@ -90,6 +90,32 @@ describe('csvRowBatches', () => {
     expect(batches.flat()).toHaveLength(20001);
     expect(error).toBeInstanceOf(CsvSyntaxError);
     expect((error as CsvSyntaxError).line).toBe(20002);
+  });
+
+  it('refuses a record longer than MAX_RECORD_CHARS (a quote left open) at its line, without holding the rest of the file', async () => {
+    const chunk = 'x'.repeat(64 * 1024);
+    const chunks = Math.ceil(MAX_RECORD_CHARS / chunk.length) + 8;
+    let read = 0;
+    const input = Readable.from(
+      (function* () {
+        yield 'a,b\n1,2\n"open';
+        for (let i = 0; i < chunks; i++, read++) yield chunk;
+      })(),
+      { objectMode: false },
+    );
+    const batches: CsvRow[][] = [];
+    const error = await (async () => {
+      try {
+        for await (const batch of csvRowBatches(input, 10)) batches.push(batch);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(CsvSyntaxError);
+    expect((error as CsvSyntaxError).line).toBe(3);
+    expect((error as Error).message).toMatch(/quote left open/);
+    expect(batches.flat().map((r) => r.cells)).toEqual([['a', 'b'], ['1', '2']]);
+    expect(read).toBeLessThan(chunks);
   });
 
   it('stops reading when the consumer stops', async () => {

@@ -26,9 +26,21 @@ export class CsvSyntaxError extends Error {
 // Papa's own delimiter guessing is for pasted text; our files are comma-separated by definition.
 const OPTIONS = { delimiter: ',', skipEmptyLines: false } as const;
 
+/**
+ * The longest record a stream may hold, in characters: longer is taken for a quote left open. Our
+ * rows are a few hundred characters (text fields hold at most 200); Papa also reads an unfinished
+ * record again with every chunk, so its cost grows with the square of its length.
+ */
+export const MAX_RECORD_CHARS = 1024 * 1024;
+
 /** Numbers Papa's records by the lines they start on, across the chunks of one file. */
 class Rows {
   private line = 1;
+
+  /** The line the next record starts on. */
+  get nextLine(): number {
+    return this.line;
+  }
 
   /** Appends `records[0, upTo)` to `out`; returns the line after them. */
   take(records: string[][], upTo: number, out: CsvRow[]): number {
@@ -76,10 +88,25 @@ export async function* csvRowBatches(input: Readable, size: number): AsyncGenera
     wake = undefined;
     resolve?.();
   };
+  // Papa keeps an unfinished record whole until its end comes: a quote left open early in a large
+  // file would hold the rest of the file in memory. Text read without a record coming out of it
+  // is counted, and past MAX_RECORD_CHARS the file is refused at the line of that record.
+  let unfinished = 0;
+  input.on('data', (text: string) => {
+    unfinished += text.length;
+    if (unfinished <= MAX_RECORD_CHARS || ended) return;
+    failure = new CsvSyntaxError(rows.nextLine, `a record runs past ${MAX_RECORD_CHARS / 1024 / 1024} MiB of text; is a quote left open?`);
+    ended = true;
+    parser?.abort();
+    input.destroy();
+    signal();
+  });
   Papa.parse<string[]>(input, {
     ...OPTIONS,
     chunk(result, p) {
       parser = p;
+      if (ended) return;
+      if (result.data.length > 0) unfinished = 0;
       const broken = brokenQuote(result.errors);
       const line = rows.take(result.data, broken?.row ?? result.data.length, ready);
       if (broken) {
