@@ -42,8 +42,8 @@ class Rows {
     return this.line;
   }
 
-  /** Appends `records[0, upTo)` to `out`; returns the line after them. */
-  take(records: string[][], upTo: number, out: CsvRow[]): number {
+  /** Appends `records[0, upTo)` to `out`. */
+  take(records: string[][], upTo: number, out: CsvRow[]): void {
     for (let i = 0; i < upTo; i++) {
       const cells = records[i] as string[];
       const line = this.line;
@@ -54,7 +54,6 @@ class Rows {
       for (let j = 0; j < cells.length; j++) cells[j] = (cells[j] as string).trim();
       out.push({ line, cells });
     }
-    return this.line;
   }
 }
 
@@ -64,10 +63,11 @@ const brokenQuote = (errors: Papa.ParseError[]) => errors.find((e) => e.type ===
 export function parseCsv(text: string): CsvRow[] {
   const result = Papa.parse<string[]>(text, OPTIONS);
   const broken = brokenQuote(result.errors);
-  const rows: CsvRow[] = [];
-  const line = new Rows().take(result.data, broken?.row ?? result.data.length, rows);
-  if (broken) throw new CsvSyntaxError(line, broken.message);
-  return rows;
+  const numbered = new Rows();
+  const out: CsvRow[] = [];
+  numbered.take(result.data, broken?.row ?? result.data.length, out);
+  if (broken) throw new CsvSyntaxError(numbered.nextLine, broken.message);
+  return out;
 }
 
 /**
@@ -108,9 +108,9 @@ export async function* csvRowBatches(input: Readable, size: number): AsyncGenera
       if (ended) return;
       if (result.data.length > 0) unfinished = 0;
       const broken = brokenQuote(result.errors);
-      const line = rows.take(result.data, broken?.row ?? result.data.length, ready);
+      rows.take(result.data, broken?.row ?? result.data.length, ready);
       if (broken) {
-        failure = new CsvSyntaxError(line, broken.message);
+        failure = new CsvSyntaxError(rows.nextLine, broken.message);
         ended = true;
         p.abort();
         signal();
