@@ -7,6 +7,7 @@ import type { DatabaseConfig } from '../config.js';
 import { migrationProvider } from './migrations/index.js';
 import { type Dialect, dialectOf } from './dialect.js';
 import type { Database } from './schema.js';
+import { type RowStatement, objectRows } from './sqlite-rows.js';
 
 // bigint columns hold cents, micros and ids, all far below 2^53: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -39,13 +40,13 @@ const STATEMENT_CACHE_SIZE = 500;
  * statement still iterating is busy and gets a fresh one.
  */
 function withStatementCache(sqlite: SqliteDatabase.Database) {
-  const cache = new Map<string, SqliteDatabase.Statement>();
+  const cache = new Map<string, RowStatement>();
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
       const cached = cache.get(text);
       if (cached && !cached.busy) return cached;
-      const statement = sqlite.prepare(text);
+      const statement = objectRows(sqlite.prepare(text));
       if (!cached) {
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
         cache.set(text, statement);

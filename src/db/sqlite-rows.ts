@@ -1,0 +1,40 @@
+import type SqliteDatabase from 'better-sqlite3';
+
+/** What Kysely's SQLite driver uses of a statement, plus `busy` for the statement cache. */
+export interface RowStatement {
+  readonly reader: boolean;
+  readonly busy: boolean;
+  all(parameters: readonly unknown[]): unknown[];
+  run(parameters: readonly unknown[]): SqliteDatabase.RunResult;
+  iterate(parameters: readonly unknown[]): IterableIterator<unknown>;
+}
+
+/**
+ * A reading statement whose rows are built in JavaScript. better-sqlite3 builds each row object
+ * through V8's C++ API one property at a time: a page of 100 twenty-column accounts took 1.0–1.2 ms
+ * that way, and 0.37–0.55 ms read as arrays and built by a function compiled once per statement
+ * (object literals of one shape, which V8 also reads faster later). The rows are the same objects:
+ * the same keys in the same order, a name given twice keeps its first place and its last value.
+ */
+export function objectRows(statement: SqliteDatabase.Statement): RowStatement {
+  if (!statement.reader) return statement;
+  const names = statement.columns().map((column) => column.name);
+  // A literal `"__proto__": …` would set the prototype instead of a property: leave such a
+  // statement to the driver.
+  if (names.includes('__proto__')) return statement;
+  // The names come from SQL text, but JSON.stringify makes any name a safe string literal.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const row = new Function('r', `return { ${names.map((name, i) => `${JSON.stringify(name)}: r[${i}]`).join(', ')} };`) as (values: unknown[]) => unknown;
+  statement.raw(true);
+  return {
+    reader: true,
+    get busy() {
+      return statement.busy;
+    },
+    all: (parameters) => (statement.all(parameters) as unknown[][]).map(row),
+    run: (parameters) => statement.run(parameters),
+    *iterate(parameters) {
+      for (const values of statement.iterate(parameters) as IterableIterator<unknown[]>) yield row(values);
+    },
+  };
+}
