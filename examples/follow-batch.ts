@@ -55,7 +55,8 @@ async function main() {
       console.log(`${s.status.padEnd(8)} ${s.itemsCompleted}/${s.totalItems} accounts (${percent}%), ${s.errorCount} errors, ${s.warningCount} warnings`);
     },
   });
-  if (final.tradeInstanceId) console.log(`trades: ${base}/v1/Trading/TradeInstances/${final.tradeInstanceId}/Trades`);
+  // Trades come a page at a time (at most 1000; the next with $skip), the instance's tradeCount says how many.
+  if (final.tradeInstanceId) console.log(`trades: ${base}/v1/Trading/TradeInstances/${final.tradeInstanceId}/Trades?$top=1000`);
   process.exit(final.status === 'Complete' ? 0 : 1);
 }
 

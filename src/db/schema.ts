@@ -422,6 +422,8 @@ export interface TradeInstanceTable {
   created_by: string;
   cancelled_at: string | null;
   cancelled_by: string | null;
+  /** How many trades the instance holds, kept by the transactions that write them (migration 0019). */
+  trade_count: Generated<number>;
 }
 
 export interface TradeOrderTable {

@@ -117,5 +117,7 @@ describeEachDatabase('quick trades (section 4.5)', (database) => {
       ['BUY', 'Dollars', 2, 450],
       ['SELL', 'Shares', 2, 160],
     ]);
+    const instance = (await t.app.inject({ url: `/api/Trading/TradeInstances/${status.tradeInstanceId}`, headers: { authorization: session } })).json();
+    expect(instance).toMatchObject({ routine: 'QuickTrade', tradeCount: 2 });
   });
 });

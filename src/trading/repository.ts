@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { type BulkColumn, bulkInsert, type Column, type ColumnType } from '../db/bulk-insert.js';
+import { firmCheck } from '../db/firm-check.js';
 import type { Database } from '../db/schema.js';
 
 export interface NewTrade {
@@ -92,6 +93,16 @@ function insertInstance(
     .values({ firm_id: input.firmId, routine, notes: input.notes, request: input.request, status: 'Open', created_at: input.now, created_by: input.userName })
     .returning('id')
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Adds written trades to their instance's count. Called last before the batch's own counters in a
+ * chunk's transaction: two workers finishing chunks of one batch wait on these rows in turn, so
+ * the lock is taken as late as possible and in the same order everywhere.
+ */
+async function countTrades(trx: Kysely<Database>, instanceId: number, written: number) {
+  if (written === 0) return;
+  await trx.updateTable('trade_instances').set({ trade_count: sql`trade_count + ${written}` }).where('id', '=', instanceId).execute();
 }
 
 /** New trades are open orders of their instance, however they were produced. */
@@ -220,6 +231,7 @@ export class TradingRepository {
         [['firm_id', 'int4', chunk.firmId], ['batch_id', 'int4', chunk.batchId]],
         taxSummaries.map((t) => [t.householdId, t.shortTermGainCents, t.longTermGainCents, t.harvestedLossCents, t.washSaleMoves, t.budgetCuts]),
       );
+      await countTrades(trx, chunk.instanceId, trades.length);
       const items = chunk.items;
       const errors = new Set(messages.filter((m) => m.severity === 'Error').map((m) => m.accountId)).size;
       const warnings = messages.filter((m) => m.severity === 'Warning').length;
@@ -410,8 +422,7 @@ export class TradingRepository {
     return this.db
       .selectFrom('trade_instances as i')
       .leftJoin('batches as b', 'b.trade_instance_id', 'i.id')
-      .select(['i.id', 'i.routine', 'i.notes', 'i.status', 'i.created_at', 'i.created_by', 'i.cancelled_at', 'i.cancelled_by', 'b.id as batch_id'])
-      .select((eb) => eb.selectFrom('trades as t').select((e) => e.fn.countAll<number>().as('n')).whereRef('t.trade_instance_id', '=', 'i.id').as('trade_count'))
+      .select(['i.id', 'i.routine', 'i.notes', 'i.status', 'i.created_at', 'i.created_by', 'i.cancelled_at', 'i.cancelled_by', 'i.trade_count', 'b.id as batch_id'])
       .where('i.firm_id', '=', firmId);
   }
 
@@ -423,16 +434,36 @@ export class TradingRepository {
     return this.instanceRows(firmId).where('i.id', '=', id).executeTakeFirst();
   }
 
-  tradesOf(firmId: number, instanceId: number) {
-    return this.db
+  /**
+   * A page of an instance's trades in id order, optionally of one account. A rebalance of 100,000
+   * accounts writes a million trades to one instance, so they are read a page at a time: `$skip`
+   * walks only the (trade_instance_id, id) index to the page's first id, as the book's pages do.
+   */
+  async tradesPage(firmId: number, instanceId: number, page: { top: number; skip: number; accountId?: number; count: boolean }) {
+    // One account's trades are found by its index (a few per rebalance it was in); the instance
+    // then only filters them. Without an account the instance's index finds them in id order.
+    const instanceOf = (column: string) => (page.accountId === undefined ? sql.ref(column) : sql`+${sql.ref(column)}`);
+    // Every trade of an instance is of the instance's firm (the page query checks it again), so the
+    // walk to a page's first id and the count read the instance's index alone, not the trades.
+    const ofInstance = (db: Kysely<Database>) => {
+      let query = db.selectFrom('trades as s').where(instanceOf('s.trade_instance_id'), '=', instanceId);
+      if (page.accountId !== undefined) query = query.where('s.account_id', '=', page.accountId);
+      return query;
+    };
+    let query = this.db
       .selectFrom('trades as t')
       .innerJoin('accounts as a', 'a.id', 't.account_id')
       .innerJoin('products as p', 'p.id', 't.product_id')
       .select(['t.id', 't.trade_instance_id', 't.account_id', 'a.number as account_number', 't.product_id', 'p.ticker', 't.side', 't.trade_type', 't.shares_micros', 't.amount_cents', 't.price_micros', 't.reason', 't.status', 't.created_at', 't.lots', 't.short_term_gain_cents', 't.long_term_gain_cents'])
-      .where('t.firm_id', '=', firmId)
-      .where('t.trade_instance_id', '=', instanceId)
-      .orderBy('t.id')
-      .execute();
+      .where(firmCheck('t.firm_id'), '=', firmId)
+      .where(instanceOf('t.trade_instance_id'), '=', instanceId);
+    if (page.accountId !== undefined) query = query.where('t.account_id', '=', page.accountId);
+    if (page.skip > 0) query = query.where('t.id', '>=', ofInstance(this.db).select('s.id').orderBy('s.id').limit(1).offset(page.skip));
+    const rows = await query.orderBy('t.id').limit(page.top).execute();
+    // A short page shows the total itself: no second read.
+    if (!page.count || (rows.length < page.top && (rows.length > 0 || page.skip === 0))) return { rows, total: page.count ? page.skip + rows.length : undefined };
+    const counted = await ofInstance(this.db).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { rows, total: Number(counted.n) };
   }
 
   /** Withdraws the open trades of an instance; a running batch cannot be cancelled. */
@@ -454,6 +485,7 @@ export class TradingRepository {
         .returning('id')
         .executeTakeFirstOrThrow();
       await insertTrades(trx, input.firmId, instance.id, input.trades, input.now);
+      await countTrades(trx, instance.id, input.trades.length);
       return { instanceId: instance.id, batchId: batch.id };
     });
   }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { responses } from '../http/problem.js';
-import { PageQuery } from '../http/paging.js';
+import { CountQuery, PageQuery } from '../http/paging.js';
 import { validateBody } from '../http/validation.js';
 import { DomainError } from '../shared/errors.js';
 import { principalOf } from '../auth/hook.js';
@@ -157,9 +157,24 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
 
   app.get(
     '/Trading/TradeInstances/:tradeInstanceId/Trades',
-    { config: read, schema: { tags, summary: 'The trades (open orders) of a trade instance',
-        description: 'The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each.', params: InstanceParams, response: responses({ 200: Type.Array(TradeRecord, { examples: [[TRADE_EXAMPLE]] }) }, [401, 403, 404]) } },
-    async (request) => trading.trades(principalOf(request).firmId, request.params.tradeInstanceId),
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'The trades (open orders) of a trade instance, a page at a time',
+        description:
+          'The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (at most 1000) and `$skip`: a page shorter than `$top` is the last, and the instance\'s `tradeCount` says how many there are (a rebalance of 100,000 accounts writes about a million). `accountId` keeps one account\'s trades; with `$count=true` the X-Total-Count header carries how many match.',
+        params: InstanceParams,
+        querystring: Type.Object({ ...PageQuery.properties, ...CountQuery.properties, accountId: Type.Optional(IdSchema({ description: "Only this account's trades" })) }),
+        response: responses({ 200: Type.Array(TradeRecord, { examples: [[TRADE_EXAMPLE]] }) }, [401, 403, 404]),
+      },
+    },
+    async (request, reply) => {
+      const { $top, $skip, $count, accountId } = request.query;
+      const { items, total } = await trading.trades(principalOf(request).firmId, request.params.tradeInstanceId, { top: $top, skip: $skip, accountId, count: $count });
+      if (total !== undefined) reply.header('X-Total-Count', String(total));
+      return items;
+    },
   );
 
   app.post(

@@ -223,29 +223,13 @@ export class TradingService {
     return instanceRecord(row);
   }
 
-  async trades(firmId: number, id: number) {
-    await this.instance(firmId, id);
-    return (await this.repository.tradesOf(firmId, id)).map((t) => ({
-      id: t.id,
-      tradeInstanceId: t.trade_instance_id,
-      accountId: t.account_id,
-      accountNumber: t.account_number,
-      productId: t.product_id,
-      ticker: t.ticker,
-      side: t.side === 'Buy' ? '1' : '2',
-      action: t.side === 'Buy' ? 'BUY' : 'SELL',
-      tradeType: t.trade_type,
-      shares: microsToShares(t.shares_micros),
-      amount: centsToDollars(t.amount_cents),
-      price: microsToPrice(t.price_micros),
-      reason: t.reason,
-      explanation: t.reason,
-      status: t.status,
-      createdDate: t.created_at,
-      ...(t.lots !== null ? { lots: decodeTradeLots(t.lots) } : {}),
-      ...(t.short_term_gain_cents !== null ? { estimatedShortTermGain: centsToDollars(t.short_term_gain_cents) } : {}),
-      ...(t.long_term_gain_cents !== null ? { estimatedLongTermGain: centsToDollars(t.long_term_gain_cents) } : {}),
-    }));
+  /** A page of the instance's trades in id order; `count` also answers how many there are in all. */
+  async trades(firmId: number, id: number, page: { top: number; skip: number; accountId?: number; count: boolean }) {
+    const instance = await this.instance(firmId, id);
+    // The instance keeps its own count; only one account's trades need counting.
+    const whole = page.count && page.accountId === undefined;
+    const { rows, total } = await this.repository.tradesPage(firmId, id, { ...page, count: page.count && !whole });
+    return { items: rows.map(tradeRecord), total: whole ? instance.tradeCount : total };
   }
 
   /** Withdraws what a rebalance produced; its open orders stop counting in the next rebalance. */
@@ -258,6 +242,33 @@ export class TradingService {
     if (instance.status !== 'Cancelled') await this.repository.cancel(principal.firmId, id, principal.userName, this.clock.now().toISOString());
     return this.instance(principal.firmId, id);
   }
+}
+
+type TradeRow = Awaited<ReturnType<TradingRepository['tradesPage']>>['rows'][number];
+
+/** A stored trade as the API shows it. */
+function tradeRecord(t: TradeRow) {
+  return {
+    id: t.id,
+    tradeInstanceId: t.trade_instance_id,
+    accountId: t.account_id,
+    accountNumber: t.account_number,
+    productId: t.product_id,
+    ticker: t.ticker,
+    side: t.side === 'Buy' ? '1' : '2',
+    action: t.side === 'Buy' ? 'BUY' : 'SELL',
+    tradeType: t.trade_type,
+    shares: microsToShares(t.shares_micros),
+    amount: centsToDollars(t.amount_cents),
+    price: microsToPrice(t.price_micros),
+    reason: t.reason,
+    explanation: t.reason,
+    status: t.status,
+    createdDate: t.created_at,
+    ...(t.lots !== null ? { lots: decodeTradeLots(t.lots) } : {}),
+    ...(t.short_term_gain_cents !== null ? { estimatedShortTermGain: centsToDollars(t.short_term_gain_cents) } : {}),
+    ...(t.long_term_gain_cents !== null ? { estimatedLongTermGain: centsToDollars(t.long_term_gain_cents) } : {}),
+  };
 }
 
 function instanceRecord(row: {

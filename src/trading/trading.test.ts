@@ -187,6 +187,48 @@ describeEachDatabase('rebalance jobs through the trading API', (database) => {
     expect((await post('/api/Trading/GenerateTrades', { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: [account] }, await t.session('reader'))).statusCode).toBe(403);
   });
 
+  it("pages an instance's trades in id order, one account's with accountId, counted on request", async () => {
+    const accounts = [await book.account(), await book.account(), await book.account()];
+    const status = (await get(`/api/Trading/TradeGenerationStatus/${await generate({ reason: 'NeedReview', keys: accounts })}`)).json();
+    const url = `/api/Trading/TradeInstances/${status.tradeInstanceId}/Trades`;
+    const all = (await get(`${url}?$top=1000`)).json<(TradeOut & { id: number })[]>();
+    expect(all).toHaveLength(6);
+    expect(all.map((x) => x.id)).toEqual([...all.map((x) => x.id)].sort((a, b) => a - b));
+    expect((await get(`/api/Trading/TradeInstances/${status.tradeInstanceId}`)).json().tradeCount).toBe(6);
+
+    const first = await get(`${url}?$top=4&$count=true`);
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-total-count']).toBe('6');
+    expect(first.json()).toEqual(all.slice(0, 4));
+    const last = await get(`${url}?$top=4&$skip=4`);
+    expect(last.json()).toEqual(all.slice(4));
+    expect(last.headers['x-total-count']).toBeUndefined();
+    expect((await get(`${url}?$skip=6&$count=true`)).json()).toEqual([]);
+    // Past the end the count is still the instance's.
+    expect((await get(`${url}?$top=2&$skip=10&$count=true`)).headers['x-total-count']).toBe('6');
+
+    const second = await get(`${url}?accountId=${accounts[1]}&$count=true`);
+    expect(second.json()).toEqual(all.filter((x) => x.accountId === accounts[1]));
+    expect(second.headers['x-total-count']).toBe('2');
+    expect((await get(`${url}?accountId=${accounts[1]}&$top=1&$skip=1`)).json()).toEqual(all.filter((x) => x.accountId === accounts[1]).slice(1));
+    expect((await get(`${url}?accountId=99999999`)).json()).toEqual([]);
+
+    for (const [query, field] of [
+      ['$top=0', '$top'],
+      ['$top=1001', '$top'],
+      ['$skip=-1', '$skip'],
+      ['accountId=0', 'accountId'],
+      ['accountId=abc', 'accountId'],
+    ]) {
+      const refused = await get(`${url}?${query}`);
+      expect(refused.statusCode, query).toBe(400);
+      expect(JSON.stringify(refused.json()), query).toContain(field);
+    }
+    expect((await get('/api/Trading/TradeInstances/99999999/Trades')).statusCode).toBe(404);
+    const stranger = await t.session('admin', 'otherFirm');
+    expect((await get(url, stranger)).statusCode).toBe(404);
+  });
+
   it('takes more keys than a statement binds: 40,000 accounts by household (tax-aware) and by registration', async () => {
     // A registration of its own: the level Registration run takes every account of it.
     const account = await (await createTestBook(t.db.kysely, t.firm.firmId, t.firm.representativeId)).account();

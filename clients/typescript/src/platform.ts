@@ -11533,14 +11533,23 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The trades (open orders) of a trade instance
-         * @description The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each.
+         * The trades (open orders) of a trade instance, a page at a time
+         * @description The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (at most 1000) and `$skip`: a page shorter than `$top` is the last, and the instance's `tradeCount` says how many there are (a rebalance of 100,000 accounts writes about a million). `accountId` keeps one account's trades; with `$count=true` the X-Total-Count header carries how many match.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query: {
+                    /** @description Page size, 1 to 1000 */
+                    $top: number;
+                    /** @description Records to skip before the page */
+                    $skip: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count: boolean;
+                    /** @description Only this account's trades */
+                    accountId?: number;
+                };
                 header?: never;
                 path: {
                     tradeInstanceId: number;
@@ -25088,14 +25097,23 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The trades (open orders) of a trade instance
-         * @description The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each.
+         * The trades (open orders) of a trade instance, a page at a time
+         * @description The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (at most 1000) and `$skip`: a page shorter than `$top` is the last, and the instance's `tradeCount` says how many there are (a rebalance of 100,000 accounts writes about a million). `accountId` keeps one account's trades; with `$count=true` the X-Total-Count header carries how many match.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query: {
+                    /** @description Page size, 1 to 1000 */
+                    $top: number;
+                    /** @description Records to skip before the page */
+                    $skip: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count: boolean;
+                    /** @description Only this account's trades */
+                    accountId?: number;
+                };
                 header?: never;
                 path: {
                     tradeInstanceId: number;
