@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { type BulkColumn, bulkInsert, type Column, type ColumnType } from '../db/bulk-insert.js';
+import { isPostgres } from '../db/dialect.js';
 import { firmCheck } from '../db/firm-check.js';
 import type { Database } from '../db/schema.js';
 
@@ -464,6 +465,20 @@ export class TradingRepository {
     if (!page.count || (rows.length < page.top && (rows.length > 0 || page.skip === 0))) return { rows, total: page.count ? page.skip + rows.length : undefined };
     const counted = await ofInstance(this.db).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(counted.n) };
+  }
+
+  /**
+   * Refreshes PostgreSQL's statistics of `trades` once an instance of at least `atLeast` trades is
+   * written. Until autovacuum's next analyze (a minute away, or never when it is off) the planner
+   * takes a new instance for a few dozen rows and reads a page of it by sorting all of them: 3.4 s
+   * instead of 5 ms for the first page of a million-trade instance among 3,000,000 trades. ANALYZE
+   * samples a bounded number of rows whatever the table's size. SQLite plans without statistics.
+   */
+  async refreshTradeStatistics(instanceId: number, atLeast: number) {
+    if (!isPostgres(this.db)) return;
+    const instance = await this.db.selectFrom('trade_instances').select('trade_count').where('id', '=', instanceId).executeTakeFirst();
+    if (!instance || instance.trade_count < atLeast) return;
+    await sql`analyze ${sql.table('trades')}`.execute(this.db);
   }
 
   /** Withdraws the open trades of an instance; a running batch cannot be cancelled. */

@@ -19,6 +19,9 @@ import { type BatchPlan, planOf, type StoredRequest } from './request.js';
 import type { AccountRow, FirmContext, SnapshotRepository } from './snapshot-repository.js';
 import { encodeTradeLots } from './stored-lots.js';
 
+/** A batch that wrote this many trades refreshes the database's statistics of them (PostgreSQL). */
+const ANALYZE_AFTER_TRADES = 10_000;
+
 const isSystemSleeve = (row: AccountRow) => row.sleeve_type !== null && SYSTEM_SLEEVE_TYPES.includes(row.sleeve_type);
 
 function failure(accountId: number, request: StoredRequest, error: unknown): AccountResult {
@@ -122,6 +125,9 @@ export class BatchRunner {
     if (outcome.wrote && outcome.finished) {
       this.contexts.delete(chunk.batch_id);
       this.plans.delete(chunk.batch_id);
+      // The batch is committed; fresh statistics only make the reads of its trades plan well, so
+      // a failure here (autovacuum will catch up) must not fail a chunk that is done.
+      await this.repository.refreshTradeStatistics(chunk.trade_instance_id, ANALYZE_AFTER_TRADES).catch(() => undefined);
     }
   }
 

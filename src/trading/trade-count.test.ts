@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestBook, type TestBook } from '../../test/support/book.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
@@ -52,6 +53,21 @@ describeEachDatabase("a trade instance's count of its trades", (database) => {
     await complete(3, 0);
     expect(await stored(instanceId)).toBe(15);
     expect(await counted(instanceId)).toBe(15);
+  });
+
+  it('refreshes the statistics of trades on PostgreSQL once an instance holds enough of them', async () => {
+    const account = await book.account();
+    const { instanceId } = await repository().storeQuickTrades({ firmId: firm.firmId, userId: firm.users.advisor.id, userName: firm.users.advisor.userName, notes: null, request: '{}', trades: trades(account, 3), now });
+    const analyzed = async () =>
+      database.name === 'postgres'
+        ? Number((await sql<{ n: number }>`select coalesce(analyze_count, 0) + coalesce(autoanalyze_count, 0) as n from pg_stat_user_tables where relid = 'trades'::regclass`.execute(db.kysely)).rows[0]?.n ?? 0)
+        : 0;
+    const before = await analyzed();
+    await repository().refreshTradeStatistics(instanceId, 4); // 3 trades: not enough
+    expect(await analyzed()).toBe(before);
+    await repository().refreshTradeStatistics(instanceId, 3);
+    // The statistics collector reports the analyze a moment later.
+    await expect.poll(analyzed, { timeout: 5000 }).toBe(database.name === 'postgres' ? before + 1 : 0);
   });
 
   it('counts quick trades, and cancelling keeps the count', async () => {
