@@ -47,6 +47,18 @@ describe('objectRows', () => {
     sqlite.exec('delete from t where id > 2');
   });
 
+  it('follows a schema change under a prepared statement (SQLite prepares it again)', () => {
+    sqlite.exec('create table s (a integer, b text); insert into s values (1, \'x\')');
+    const statement = objectRows(sqlite.prepare('select * from s'));
+    expect(statement.all([])).toEqual([{ a: 1, b: 'x' }]);
+    sqlite.exec('alter table s add column c real default 2.5');
+    expect(statement.all([])).toEqual([{ a: 1, b: 'x', c: 2.5 }]);
+    sqlite.exec('alter table s drop column b');
+    expect(statement.all([])).toEqual([{ a: 1, c: 2.5 }]);
+    expect([...statement.iterate([])]).toEqual([{ a: 1, c: 2.5 }]);
+    sqlite.exec('drop table s');
+  });
+
   it('reports a statement still iterating as busy (the statement cache gives such a one a twin)', () => {
     const statement = objectRows(sqlite.prepare('select id from t'));
     const iterator = statement.iterate([]);
