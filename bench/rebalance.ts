@@ -185,8 +185,16 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
     );
     if (taxRuns.length > 0) {
       const taxed = median(taxRuns);
-      const summary = (await app.inject({ url: `/api/Trading/TradeGenerationStatus/${(taxed.status as { id?: number }).id ?? ''}/TaxSummary`, headers: { authorization } })).json<{ harvestedLosses: number; washSaleMoves: number; budgetCuts: number }[]>();
-      const totals = Array.isArray(summary) ? summary.reduce((t, h) => ({ harvested: t.harvested + h.harvestedLosses, moves: t.moves + h.washSaleMoves, cuts: t.cuts + h.budgetCuts }), { harvested: 0, moves: 0, cuts: 0 }) : null;
+      // The summary comes a page of households at a time.
+      const summary: { harvestedLosses: number; washSaleMoves: number; budgetCuts: number }[] = [];
+      for (;;) {
+        const url = `/api/Trading/TradeGenerationStatus/${(taxed.status as { id?: number }).id ?? ''}/TaxSummary?$top=1000&$skip=${summary.length}`;
+        const response = await app.inject({ url, headers: { authorization } });
+        const page: typeof summary = response.statusCode === 200 ? response.json() : [];
+        summary.push(...page);
+        if (page.length < 1000) break;
+      }
+      const totals = summary.length > 0 ? summary.reduce((t, h) => ({ harvested: t.harvested + h.harvestedLosses, moves: t.moves + h.washSaleMoves, cuts: t.cuts + h.budgetCuts }), { harvested: 0, moves: 0, cuts: 0 }) : null;
       const taxFloor = await floorOf(credentials.firm.id, taxed.status.tradeInstanceId!, { taxable: await taxableAccounts(db, credentials.firm.id, ids) });
       const taxFloorSeconds = taxFloor.readSeconds + taxFloor.writeSeconds;
       console.log(

@@ -368,15 +368,29 @@ export class TradingRepository {
     return rows.sort((a, b) => a.client_id - b.client_id || a.id - b.id);
   }
 
-  /** A tax-aware batch's per-household summary, summed over its chunks (a household is never split, so one row each). */
-  taxSummary(firmId: number, batchId: number) {
-    return this.db
+  /**
+   * A page of a tax-aware batch's per-household summary in household order (a household is never
+   * split, so one row each; a batch of 100,000 accounts has about 50,000). `$skip` walks the
+   * (batch_id, client_id) index to the page's first household.
+   */
+  async taxSummaryPage(firmId: number, batchId: number, page: { top: number; skip: number; householdId?: number; count: boolean }) {
+    const ofBatch = () => {
+      let query = this.db.selectFrom('batch_tax_summaries as s').where('s.batch_id', '=', batchId);
+      if (page.householdId !== undefined) query = query.where('s.client_id', '=', page.householdId);
+      return query;
+    };
+    let query = this.db
       .selectFrom('batch_tax_summaries')
       .select(['client_id', 'short_term_gain_cents', 'long_term_gain_cents', 'harvested_loss_cents', 'wash_sale_moves', 'budget_cuts'])
-      .where('firm_id', '=', firmId)
-      .where('batch_id', '=', batchId)
-      .orderBy('client_id')
-      .execute();
+      .where(firmCheck('firm_id'), '=', firmId)
+      .where('batch_id', '=', batchId);
+    if (page.householdId !== undefined) query = query.where('client_id', '=', page.householdId);
+    if (page.skip > 0) query = query.where('client_id', '>=', ofBatch().select('s.client_id').orderBy('s.client_id').limit(1).offset(page.skip));
+    const rows = await query.orderBy('client_id').limit(page.top).execute();
+    // A short page shows the total itself: no second read.
+    if (!page.count || (rows.length < page.top && (rows.length > 0 || page.skip === 0))) return { rows, total: page.count ? page.skip + rows.length : undefined };
+    const counted = await ofBatch().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return { rows, total: Number(counted.n) };
   }
 
   /** Every account of the registrations of the named accounts, in slices as householdsOf. */

@@ -107,15 +107,21 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
         tags,
         summary: 'Per-household tax summary of a tax-aware rebalance batch',
         description:
-          'For a batch run with taxOptions: one line per household with the estimated short-term and long-term gain (negative: a loss) its planned sells realize, the losses harvested, the buys the wash-sale rules moved to an equivalent or left in cash, and the sells the gains budget cut short. Empty for a batch without taxOptions. See the tax-aware rebalancing guide (docs/tax-aware.md).',
+          'For a batch run with taxOptions: one line per household with the estimated short-term and long-term gain (negative: a loss) its planned sells realize, the losses harvested, the buys the wash-sale rules moved to an equivalent or left in cash, and the sells the gains budget cut short. Empty for a batch without taxOptions. In household id order, paged with `$top` (at most 1000) and `$skip`: a page shorter than `$top` is the last (a batch of 100,000 accounts has about 50,000 households). `householdId` keeps one household\'s line; with `$count=true` the X-Total-Count header carries how many lines match. See the tax-aware rebalancing guide (docs/tax-aware.md).',
         params: BatchParams,
+        querystring: Type.Object({ ...PageQuery.properties, ...CountQuery.properties, householdId: Type.Optional(IdSchema({ description: "Only this household's line" })) }),
         response: responses(
           { 200: Type.Array(HouseholdTaxSummary, { examples: [[{ householdId: 12, shortTermGain: -3000, longTermGain: 1000, harvestedLosses: 3000, washSaleMoves: 1, budgetCuts: 1 }]] }) },
           [401, 403, 404],
         ),
       },
     },
-    async (request) => trading.taxSummary(principalOf(request).firmId, request.params.batchProcessingId),
+    async (request, reply) => {
+      const { $top, $skip, $count, householdId } = request.query;
+      const { items, total } = await trading.taxSummary(principalOf(request).firmId, request.params.batchProcessingId, { top: $top, skip: $skip, householdId, count: $count });
+      if (total !== undefined) reply.header('X-Total-Count', String(total));
+      return items;
+    },
   );
 
   app.post(

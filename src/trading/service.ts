@@ -142,10 +142,11 @@ export class TradingService {
     return [...byHousehold.values(), ...accounts.filter((a) => !found.has(a)).map((a) => [a])];
   }
 
-  /** The per-household tax summary of a tax-aware batch (empty for any other batch). */
-  async taxSummary(firmId: number, batchId: number) {
+  /** A page of the per-household tax summary of a tax-aware batch (empty for any other batch). */
+  async taxSummary(firmId: number, batchId: number, page: { top: number; skip: number; householdId?: number; count: boolean }) {
     await this.batch(firmId, batchId);
-    return (await this.repository.taxSummary(firmId, batchId)).map((r) => ({
+    const { rows, total } = await this.repository.taxSummaryPage(firmId, batchId, page);
+    const items = rows.map((r) => ({
       householdId: r.client_id,
       shortTermGain: centsToDollars(r.short_term_gain_cents),
       longTermGain: centsToDollars(r.long_term_gain_cents),
@@ -153,6 +154,7 @@ export class TradingService {
       washSaleMoves: r.wash_sale_moves,
       budgetCuts: r.budget_cuts,
     }));
+    return { items, total };
   }
 
   private async waitFor(batchId: number) {

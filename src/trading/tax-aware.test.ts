@@ -126,6 +126,32 @@ describeEachDatabase('tax-aware rebalancing through the trading API', (database)
     }
   });
 
+  it('TaxSummary pages by household, keeps one with householdId, counts on request, and names a bad parameter', async () => {
+    const households = [];
+    for (let i = 0; i < 3; i++) {
+      const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 100);
+      const { id } = await hh.account('Individual', 0, [{ productId: hh.VTI, lots: [{ shares: 100, cost: 23000, acquired: daysAgo(60) }] }]);
+      households.push({ clientId: hh.clientId, accountId: id });
+    }
+    const batchId = await generate({ reason: 'TaxLossHarvest', keys: households.map((h) => h.accountId), taxOptions: { harvestLosses: { minLossDollars: 1000, minLossPercent: 0 } } });
+    const url = `/api/Trading/TradeGenerationStatus/${batchId}/TaxSummary`;
+    const all = (await get(url)).json<{ householdId: number }[]>();
+    expect(all.map((h) => h.householdId)).toEqual(households.map((h) => h.clientId).sort((a, b) => a - b));
+    const first = await get(`${url}?$top=2&$count=true`);
+    expect(first.headers['x-total-count']).toBe('3');
+    expect(first.json()).toEqual(all.slice(0, 2));
+    expect((await get(`${url}?$top=2&$skip=2`)).json()).toEqual(all.slice(2));
+    expect((await get(`${url}?$top=2&$skip=5&$count=true`)).headers['x-total-count']).toBe('3');
+    const one = await get(`${url}?householdId=${all[1]!.householdId}&$count=true`);
+    expect(one.json()).toEqual([all[1]]);
+    expect(one.headers['x-total-count']).toBe('1');
+    for (const [query, field] of [['$top=1001', '$top'], ['$skip=-1', '$skip'], ['householdId=0', 'householdId']]) {
+      const refused = await get(`${url}?${query}`);
+      expect(refused.statusCode, query).toBe(400);
+      expect(JSON.stringify(refused.json()), query).toContain(field);
+    }
+  });
+
   it('TaxSummary: 401 without a session, 404 for a batch of another firm', async () => {
     const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 100);
     const { id } = await hh.account('Individual', 0, [{ productId: hh.VTI, lots: [{ shares: 10, cost: 2000, acquired: daysAgo(60) }] }]);

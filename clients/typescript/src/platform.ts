@@ -11069,13 +11069,22 @@ export interface paths {
         };
         /**
          * Per-household tax summary of a tax-aware rebalance batch
-         * @description For a batch run with taxOptions: one line per household with the estimated short-term and long-term gain (negative: a loss) its planned sells realize, the losses harvested, the buys the wash-sale rules moved to an equivalent or left in cash, and the sells the gains budget cut short. Empty for a batch without taxOptions. See the tax-aware rebalancing guide (docs/tax-aware.md).
+         * @description For a batch run with taxOptions: one line per household with the estimated short-term and long-term gain (negative: a loss) its planned sells realize, the losses harvested, the buys the wash-sale rules moved to an equivalent or left in cash, and the sells the gains budget cut short. Empty for a batch without taxOptions. In household id order, paged with `$top` (at most 1000) and `$skip`: a page shorter than `$top` is the last (a batch of 100,000 accounts has about 50,000 households). `householdId` keeps one household's line; with `$count=true` the X-Total-Count header carries how many lines match. See the tax-aware rebalancing guide (docs/tax-aware.md).
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query: {
+                    /** @description Page size, 1 to 1000 */
+                    $top: number;
+                    /** @description Records to skip before the page */
+                    $skip: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count: boolean;
+                    /** @description Only this household's line */
+                    householdId?: number;
+                };
                 header?: never;
                 path: {
                     batchProcessingId: number;
@@ -24633,13 +24642,22 @@ export interface paths {
         };
         /**
          * Per-household tax summary of a tax-aware rebalance batch
-         * @description For a batch run with taxOptions: one line per household with the estimated short-term and long-term gain (negative: a loss) its planned sells realize, the losses harvested, the buys the wash-sale rules moved to an equivalent or left in cash, and the sells the gains budget cut short. Empty for a batch without taxOptions. See the tax-aware rebalancing guide (docs/tax-aware.md).
+         * @description For a batch run with taxOptions: one line per household with the estimated short-term and long-term gain (negative: a loss) its planned sells realize, the losses harvested, the buys the wash-sale rules moved to an equivalent or left in cash, and the sells the gains budget cut short. Empty for a batch without taxOptions. In household id order, paged with `$top` (at most 1000) and `$skip`: a page shorter than `$top` is the last (a batch of 100,000 accounts has about 50,000 households). `householdId` keeps one household's line; with `$count=true` the X-Total-Count header carries how many lines match. See the tax-aware rebalancing guide (docs/tax-aware.md).
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query: {
+                    /** @description Page size, 1 to 1000 */
+                    $top: number;
+                    /** @description Records to skip before the page */
+                    $skip: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count: boolean;
+                    /** @description Only this household's line */
+                    householdId?: number;
+                };
                 header?: never;
                 path: {
                     batchProcessingId: number;
