@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { withTotal } from '../db/paging.js';
 import type { Database } from '../db/schema.js';
 import type { BookTable, ReferencedTable } from './entity-descriptor.js';
 
@@ -27,14 +28,14 @@ export class BookRepository {
     // 8.2). A deep page still grows with $skip: offsets have no index.
     if (skip > 0) query = query.where('id', '>=', this.loose.selectFrom(table).select('id').where('firm_id', '=', firmId).orderBy('id').limit(1).offset(skip));
     const rows: Columns[] = await query.orderBy('id').limit(top).execute();
-    // A short page shows the total itself: no second read.
-    if (!count || (rows.length < top && (rows.length > 0 || skip === 0))) return { rows, total: count ? skip + rows.length : undefined };
-    const total = await this.loose
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('firm_id', '=', firmId)
-      .executeTakeFirstOrThrow();
-    return { rows, total: Number(total.n) };
+    return withTotal(rows, { top, skip, count }, async () => {
+      const total = await this.loose
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('firm_id', '=', firmId)
+        .executeTakeFirstOrThrow();
+      return Number(total.n);
+    });
   }
 
   find(table: BookTable, firmId: number, id: number) {

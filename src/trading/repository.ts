@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type BulkColumn, bulkInsert, type Column, type ColumnType } from '../db/bulk-insert.js';
 import { isPostgres } from '../db/dialect.js';
 import { firmCheck } from '../db/firm-check.js';
+import { type PageRequest, withTotal } from '../db/paging.js';
 import type { Database } from '../db/schema.js';
 
 export interface NewTrade {
@@ -373,7 +374,7 @@ export class TradingRepository {
    * split, so one row each; a batch of 100,000 accounts has about 50,000). `$skip` walks the
    * (batch_id, client_id) index to the page's first household.
    */
-  async taxSummaryPage(firmId: number, batchId: number, page: { top: number; skip: number; householdId?: number; count: boolean }) {
+  async taxSummaryPage(firmId: number, batchId: number, page: PageRequest & { householdId?: number }) {
     const ofBatch = () => {
       let query = this.db.selectFrom('batch_tax_summaries as s').where('s.batch_id', '=', batchId);
       if (page.householdId !== undefined) query = query.where('s.client_id', '=', page.householdId);
@@ -387,10 +388,7 @@ export class TradingRepository {
     if (page.householdId !== undefined) query = query.where('client_id', '=', page.householdId);
     if (page.skip > 0) query = query.where('client_id', '>=', ofBatch().select('s.client_id').orderBy('s.client_id').limit(1).offset(page.skip));
     const rows = await query.orderBy('client_id').limit(page.top).execute();
-    // A short page shows the total itself: no second read.
-    if (!page.count || (rows.length < page.top && (rows.length > 0 || page.skip === 0))) return { rows, total: page.count ? page.skip + rows.length : undefined };
-    const counted = await ofBatch().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return { rows, total: Number(counted.n) };
+    return withTotal(rows, page, async () => Number((await ofBatch().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n));
   }
 
   /** Every account of the registrations of the named accounts, in slices as householdsOf. */
@@ -454,7 +452,7 @@ export class TradingRepository {
    * accounts writes a million trades to one instance, so they are read a page at a time: `$skip`
    * walks only the (trade_instance_id, id) index to the page's first id, as the book's pages do.
    */
-  async tradesPage(firmId: number, instanceId: number, page: { top: number; skip: number; accountId?: number; count: boolean }) {
+  async tradesPage(firmId: number, instanceId: number, page: PageRequest & { accountId?: number }) {
     // One account's trades are found by its index (a few per rebalance it was in); the instance
     // then only filters them. Without an account the instance's index finds them in id order.
     const instanceOf = (column: string) => (page.accountId === undefined ? sql.ref(column) : sql`+${sql.ref(column)}`);
@@ -475,10 +473,7 @@ export class TradingRepository {
     if (page.accountId !== undefined) query = query.where('t.account_id', '=', page.accountId);
     if (page.skip > 0) query = query.where('t.id', '>=', ofInstance(this.db).select('s.id').orderBy('s.id').limit(1).offset(page.skip));
     const rows = await query.orderBy('t.id').limit(page.top).execute();
-    // A short page shows the total itself: no second read.
-    if (!page.count || (rows.length < page.top && (rows.length > 0 || page.skip === 0))) return { rows, total: page.count ? page.skip + rows.length : undefined };
-    const counted = await ofInstance(this.db).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return { rows, total: Number(counted.n) };
+    return withTotal(rows, page, async () => Number((await ofInstance(this.db).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n));
   }
 
   /**
