@@ -21,3 +21,19 @@ export function heldValueCents(rows: readonly HeldRow[]): Map<number, number> {
   }
   return held;
 }
+
+/**
+ * Each account's priced holdings in dollars as the rebalancing engine values them: shares × price
+ * in floating point, unrounded, summed per account (the rebalancer's account figures and cash
+ * needs show the engine's numbers, rounded to cents only at the end).
+ */
+export function heldDollars(rows: readonly HeldRow[]): Map<number, number> {
+  const held = new Map<number, number>();
+  for (const row of rows) {
+    const numbers = row.held.split(' ');
+    let dollars = 0;
+    for (let i = 0; i + 1 < numbers.length; i += 2) dollars += (Number(numbers[i]) / 1e6) * (Number(numbers[i + 1]) / 1e6);
+    held.set(row.account_id, (held.get(row.account_id) ?? 0) + dollars);
+  }
+  return held;
+}

@@ -1,7 +1,8 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, SetAsideCashTable } from '../db/schema.js';
 import { locksRows } from '../db/dialect.js';
-import { pricedHoldings } from '../db/holdings.js';
+import { pricedHoldingsByAccount } from '../db/holdings.js';
+import { loadSetAsideCash } from '../trading/firm-inputs-repository.js';
 
 export class SetAsideRepository {
   constructor(readonly db: Kysely<Database>) {}
@@ -64,22 +65,30 @@ export class SetAsideRepository {
   }
 }
 
-/** The reads of the cash needs report, batched by account ids. */
+/** The reads of the cash needs report, a page of accounts at a time. */
 export class CashNeedsRepository {
-  constructor(readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<Database>) {}
 
-  activeAccounts(firmId: number) {
+  /** Up to `limit` active accounts after `afterId`, by id (the firm's (firm_id, id) index). */
+  activeAccounts(firmId: number, afterId: number, limit: number) {
     return this.db
       .selectFrom('accounts')
       .select(['id', 'number', 'name', 'model_id', 'cash_cents'])
       .where('firm_id', '=', firmId)
       .where('is_active', '=', 1)
+      .where('id', '>', afterId)
       .orderBy('id')
+      .limit(limit)
       .execute();
   }
 
+  /** Each account's priced holdings as one row of (shares, price) pairs (db/holdings.ts). */
   holdings(firmId: number, accountIds: number[]) {
-    return pricedHoldings(this.db, firmId, accountIds);
+    return pricedHoldingsByAccount(this.db, firmId, accountIds);
+  }
+
+  setAsideCash(firmId: number, accountIds: number[], asOfDate: string) {
+    return loadSetAsideCash(this.db, firmId, accountIds, asOfDate);
   }
 
   async cashTargets(firmId: number): Promise<Map<number, number>> {

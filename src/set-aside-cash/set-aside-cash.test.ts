@@ -187,6 +187,17 @@ describeEachDatabase('set aside cash (section 4.6)', (database) => {
     expect(needs.find((n: { accountId: number }) => n.accountId === fine)).toBeUndefined();
     const other = (await call('GET', '/rebalancer/v1/account/cashneeds', undefined, await rebalancerSession(t, 'admin', 'otherFirm'))).json();
     expect(other.find((n: { accountId: number }) => n.accountId === short)).toBeUndefined();
+
+    // Largest shortfall first; every need unless $top is given, the number of needs in X-Total-Count.
+    expect(response.headers['x-total-count']).toBe(String(needs.length));
+    const shortfalls = needs.map((n: { shortfall: number }) => n.shortfall);
+    expect(shortfalls).toEqual([...shortfalls].sort((a: number, b: number) => b - a));
+    const page = await call('GET', '/rebalancer/v1/account/cashneeds?$top=1&$skip=1');
+    expect(page.json()).toEqual(needs.slice(1, 2));
+    expect(page.headers['x-total-count']).toBe(String(needs.length));
+    const bad = await call('GET', '/rebalancer/v1/account/cashneeds?$top=0');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual([expect.objectContaining({ field: 'querystring.$top' })]);
   });
   // Last: it moves the clock weeks ahead, past the platform tokens' lifetime.
   it('dollar-cost averaging: three records differing only in the date, each expiring on its own date', async () => {

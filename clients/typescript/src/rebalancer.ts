@@ -1779,13 +1779,18 @@ export interface paths {
         };
         /**
          * Accounts whose cash is below their protected cash plus model cash target, largest shortfall first
-         * @description Accounts that need cash raised: their cash is below what set aside cash protects plus the model's cash target. Largest shortfall first, with the account's value, cash, protected cash and model cash target.
+         * @description Accounts that need cash raised: their cash is below what set aside cash protects plus the model's cash target. Largest shortfall first, with the account's value, cash, protected cash and model cash target. Every need is answered unless `$top` is given; the number of needs is in X-Total-Count.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query: {
+                    /** @description Needs to answer, largest shortfall first; omitted: every need */
+                    $top?: number;
+                    /** @description Needs to skip before the answer */
+                    $skip: number;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -1795,6 +1800,8 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Accounts with a need, before $skip and $top */
+                        "X-Total-Count"?: unknown;
                         [name: string]: unknown;
                     };
                     content: {

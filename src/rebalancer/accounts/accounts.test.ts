@@ -251,5 +251,18 @@ describeEachDatabase('rebalancer account lists of a large firm', (database) => {
     const list = await t.app.inject({ url: '/rebalancer/v1/account/accounts', headers: { authorization: admin } });
     expect(list.json()).toHaveLength(1201);
     expect(list.headers['x-total-count']).toBe('1201');
+    expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
+    const items: { id: number; accountNumber: string }[] = list.json();
+    const ids = items.map((a) => a.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(1201);
+    expect(items.find((a) => a.accountNumber === 'BULK-1199')).toMatchObject({ value: 1199, currentCash: 1199, sleeveType: 'None', pendingCashValue: 1199 });
+
+    // The list is answered a page of accounts at a time: $skip and $top hold across the pages.
+    const read = async (url: string) => (await t.app.inject({ url: `/rebalancer${url}`, headers: { authorization: admin } })).json().map((a: { id: number }) => a.id);
+    expect(await read('/v1/account/accounts?$skip=10&$top=1100')).toEqual(ids.slice(10, 1110));
+    expect(await read('/v1/account/accounts/simple?$skip=990')).toEqual(ids.slice(990));
+    expect(await read('/v1/account/accounts?$skip=1201')).toEqual([]);
+    expect(await read('/v1/account/accounts?search=BULK-119')).toEqual(items.filter((a) => /^BULK-119\d?$/.test(a.accountNumber)).map((a) => a.id));
   });
 });

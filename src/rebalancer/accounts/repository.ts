@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { pricedHoldings } from '../../db/holdings.js';
+import { pricedHoldingsByAccount } from '../../db/holdings.js';
 import { loadSetAsideCash } from '../../trading/firm-inputs-repository.js';
 
 /** `%text%` for a case-insensitive LIKE; `\` escapes the wildcards (LIKE is case-insensitive on SQLite only). */
@@ -57,13 +57,20 @@ export class RebalancerAccountRepository {
     return query;
   }
 
-  /** Active accounts matching the filter, by id, with the total before paging. */
-  async page(firmId: number, filter: AccountFilter) {
+  /** Active accounts matching the filter: the total before paging (X-Total-Count). */
+  async count(firmId: number, filter: AccountFilter): Promise<number> {
     const total = await this.filtered(firmId, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    let query = this.columns(this.filtered(firmId, filter)).orderBy('a.id').offset(filter.skip);
-    // SQLite takes an OFFSET only after a LIMIT: without $top the limit is one no firm reaches.
-    query = query.limit(filter.top ?? 2_147_483_647);
-    return { rows: await query.execute(), total: Number(total.n) };
+    return Number(total.n);
+  }
+
+  /**
+   * Up to `limit` active accounts matching the filter, by id: the first page after skipping
+   * `skip` matches, each later one after the last id of the page before (by the primary key, so
+   * a long list does not step through every row before its page again).
+   */
+  rows(firmId: number, filter: AccountFilter, from: { skip: number } | { afterId: number }, limit: number) {
+    const query = this.columns(this.filtered(firmId, filter)).orderBy('a.id').limit(limit);
+    return ('afterId' in from ? query.where('a.id', '>', from.afterId) : query.offset(from.skip)).execute();
   }
 
   /** Any account of the firm, active or not. */
@@ -100,8 +107,9 @@ export class RebalancerAccountRepository {
     ]);
   }
 
+  /** Each account's priced holdings as one row of (shares, price) pairs (db/holdings.ts). */
   pricedHoldings(firmId: number, accountIds: number[]) {
-    return inChunks(accountIds, (chunk) => pricedHoldings(this.db, firmId, chunk));
+    return inChunks(accountIds, (chunk) => pricedHoldingsByAccount(this.db, firmId, chunk));
   }
 
   setAsideCash(firmId: number, accountIds: number[], asOfDate: string) {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { sendJsonArray } from '../../http/json-array-stream.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
@@ -45,9 +46,9 @@ export const rebalancerAccountRoutes: FastifyPluginAsyncTypebox<{ accounts: Reba
     },
     async (request, reply) => {
       const { search, $top, $skip } = request.query;
-      const { items, total } = await accounts.list(principalOf(request).firmId, { search, top: $top, skip: $skip });
+      const { pages, total } = await accounts.list(principalOf(request).firmId, { search, top: $top, skip: $skip });
       reply.header('X-Total-Count', String(total));
-      return items;
+      return sendJsonArray(reply, pages);
     },
   );
   app.get(
@@ -63,9 +64,9 @@ export const rebalancerAccountRoutes: FastifyPluginAsyncTypebox<{ accounts: Reba
     },
     async (request, reply) => {
       const { search, $top, $skip, includevalue } = request.query;
-      const { items, total } = await accounts.simpleList(principalOf(request).firmId, { search, top: $top, skip: $skip }, includevalue === true);
+      const { pages, total } = await accounts.simpleList(principalOf(request).firmId, { search, top: $top, skip: $skip }, includevalue === true);
       reply.header('X-Total-Count', String(total));
-      return items;
+      return sendJsonArray(reply, pages);
     },
   );
   app.get(

@@ -1,12 +1,24 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { protectedCash, roundCents } from '../../engine/index.js';
 import type { Principal } from '../../auth/service.js';
 import { type Clock, today } from '../../shared/clock.js';
 import { notFound, validationError } from '../../shared/errors.js';
 import { centsToDollars } from '../../shared/money.js';
+import { heldDollars } from '../../book/holding-values.js';
 import type { AccountFilter, RebalancerAccountRepository } from './repository.js';
 import type { AccountDetail, AccountHolding, AccountListItem, AccountSimple, OutOfToleranceItem } from './schemas.js';
 
 type Row = NonNullable<Awaited<ReturnType<RebalancerAccountRepository['one']>>>;
+type ModelTarget = Awaited<ReturnType<RebalancerAccountRepository['modelTargets']>>[number];
+
+/** Accounts read, valued and made into items at a time when a list is long. */
+const ROWS_A_PAGE = 1000;
+
+/** A list of accounts: its total before paging (X-Total-Count) and its items, a page at a time. */
+export interface Paged<T> {
+  total: number;
+  pages: AsyncGenerator<T[]>;
+}
 const yesNo = (flag: boolean) => (flag ? 'Yes' : 'No');
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1e6) / 1e4 : 0);
 const price = (micros: number | null) => (micros === null ? null : Number(micros) / 1e6);
@@ -38,11 +50,7 @@ export class RebalancerAccountService {
 
   private async values(firmId: number, rows: Row[]): Promise<Map<number, Values>> {
     const ids = rows.map((r) => r.id);
-    const positions = new Map<number, number>();
-    for (const h of await this.repository.pricedHoldings(firmId, ids)) {
-      if (h.price_micros === null) continue;
-      positions.set(h.account_id, (positions.get(h.account_id) ?? 0) + (Number(h.shares_micros) / 1e6) * (Number(h.price_micros) / 1e6));
-    }
+    const positions = heldDollars(await this.repository.pricedHoldings(firmId, ids));
     const pendingCash = new Map<number, number>();
     for (const o of await this.repository.openOrders(firmId, ids)) {
       const amount = centsToDollars(Number(o.amount_cents));
@@ -79,42 +87,69 @@ export class RebalancerAccountService {
     };
   }
 
-  async simpleList(firmId: number, filter: AccountFilter, includeValue: boolean): Promise<{ items: AccountSimple[]; total: number }> {
-    const { rows, total } = await this.repository.page(firmId, filter);
-    const values = includeValue ? await this.values(firmId, rows) : null;
-    return { items: rows.map((r) => ({ ...this.simple(r), ...(values ? { value: values.get(r.id)!.total } : {}) })), total };
+  async simpleList(firmId: number, filter: AccountFilter, includeValue: boolean): Promise<Paged<AccountSimple>> {
+    return {
+      total: await this.repository.count(firmId, filter),
+      pages: this.pages(firmId, filter, async (rows) => {
+        if (!includeValue) return rows.map((r) => this.simple(r));
+        const values = await this.values(firmId, rows);
+        return rows.map((r) => ({ ...this.simple(r), value: values.get(r.id)!.total }));
+      }),
+    };
   }
 
   async simpleOne(firmId: number, id: number): Promise<AccountSimple> {
     return this.simple(await this.row(firmId, id));
   }
 
-  async list(firmId: number, filter: AccountFilter): Promise<{ items: AccountListItem[]; total: number }> {
-    const { rows, total } = await this.repository.page(firmId, filter);
-    const values = await this.values(firmId, rows);
-    return { items: rows.map((r) => this.listItem(r, values.get(r.id)!)), total };
+  async list(firmId: number, filter: AccountFilter): Promise<Paged<AccountListItem>> {
+    return {
+      total: await this.repository.count(firmId, filter),
+      pages: this.pages(firmId, filter, async (rows) => {
+        const values = await this.values(firmId, rows);
+        return rows.map((r) => this.listItem(r, values.get(r.id)!));
+      }),
+    };
+  }
+
+  /**
+   * The accounts the filter's `$skip`/`$top` select, ROWS_A_PAGE at a time, each page made into
+   * items. A turn of the event loop passes between pages, so that a list of every account of a
+   * large firm does not hold up other requests while it is read.
+   */
+  private async *pages<T>(firmId: number, filter: AccountFilter, items: (rows: Row[]) => Promise<T[]>): AsyncGenerator<T[]> {
+    let left = filter.top ?? Infinity;
+    let from: { skip: number } | { afterId: number } = { skip: filter.skip };
+    while (left > 0) {
+      const limit = Math.min(left, ROWS_A_PAGE);
+      const rows = await this.repository.rows(firmId, filter, from, limit);
+      if (rows.length > 0) yield await items(rows);
+      if (rows.length < limit) return;
+      left -= rows.length;
+      from = { afterId: rows[rows.length - 1]!.id };
+      await nextTurn();
+    }
   }
 
   private listItem(row: Row, v: Values): AccountListItem {
     const cashTarget = row.cash_target_pct === null ? 0 : Number(row.cash_target_pct);
-    return {
-      ...this.simple(row),
-      portfolio: row.registration_name,
-      custodian: row.custodian,
-      value: v.total,
-      managedValue: v.total,
-      excludedValue: 0,
-      model: row.model_name,
-      sleeveType: row.sleeve_type ?? 'None',
-      restrictedPlan: row.plan_name,
-      isTradingBlocked: row.is_trading_blocked,
-      setAsideCashActual: v.setAside,
-      currentCash: v.cash,
-      currentCashPercent: pct(v.cash, v.total),
-      targetCashPercent: cashTarget,
-      targetCash: roundCents(((v.total - v.setAside) * cashTarget) / 100 + v.setAside),
-      pendingCashValue: v.pendingCash,
-    };
+    const item = this.simple(row) as AccountListItem;
+    item.portfolio = row.registration_name;
+    item.custodian = row.custodian;
+    item.value = v.total;
+    item.managedValue = v.total;
+    item.excludedValue = 0;
+    item.model = row.model_name;
+    item.sleeveType = row.sleeve_type ?? 'None';
+    item.restrictedPlan = row.plan_name;
+    item.isTradingBlocked = row.is_trading_blocked;
+    item.setAsideCashActual = v.setAside;
+    item.currentCash = v.cash;
+    item.currentCashPercent = pct(v.cash, v.total);
+    item.targetCashPercent = cashTarget;
+    item.targetCash = roundCents(((v.total - v.setAside) * cashTarget) / 100 + v.setAside);
+    item.pendingCashValue = v.pendingCash;
+    return item;
   }
 
   async detail(firmId: number, id: number): Promise<AccountDetail> {
@@ -199,9 +234,17 @@ export class RebalancerAccountService {
     await this.modelGate(principal, modelId);
     const target = (await this.repository.modelTargets(firmId, modelId)).find((t) => t.productId === assetId);
     if (!target) throw notFound('security of the model', assetId);
-    const { rows } = await this.repository.page(firmId, { modelId, skip: 0 });
-    const values = await this.values(firmId, rows);
     const members = [target.productId, ...target.equivalents];
+    const prices = await this.repository.prices(firmId, members);
+    const out: OutOfToleranceItem[] = [];
+    for await (const rows of this.pages(firmId, { modelId, skip: 0 }, async (rows) => rows)) {
+      out.push(...(await this.outOfBand(firmId, rows, target, members, prices)));
+    }
+    return out;
+  }
+
+  private async outOfBand(firmId: number, rows: Row[], target: ModelTarget, members: number[], prices: Map<number, number | null>): Promise<OutOfToleranceItem[]> {
+    const values = await this.values(firmId, rows);
     const ids = rows.map((r) => r.id);
     const held = new Map<number, { shares: number; dollars: number }>();
     for (const p of await this.repository.positionsOf(firmId, ids, members)) {
@@ -210,7 +253,6 @@ export class RebalancerAccountService {
       const unit = price(p.price_micros);
       held.set(p.account_id, { shares: now.shares + shares, dollars: now.dollars + (unit === null ? 0 : shares * unit) });
     }
-    const prices = await this.repository.prices(firmId, members);
     const pending = await this.pendingShares(firmId, ids);
     const out: OutOfToleranceItem[] = [];
     for (const row of rows) {
