@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sendJsonArray } from './json-array-stream.js';
+import { sendJsonArray, sendJsonWithArray } from './json-array-stream.js';
 
 const Item = Type.Object({ id: Type.Integer(), name: Type.String() });
 
@@ -57,5 +57,21 @@ describe('sendJsonArray: a JSON array answered a page at a time', () => {
     const response = await fetch(`${origin}/list`);
     expect(response.status).toBe(200);
     await expect(response.text()).rejects.toThrow();
+  });
+
+  it('sendJsonWithArray: an object whose last property is a long array, the array a page at a time', async () => {
+    const Message = Type.Object({ subject: Type.String(), count: Type.Integer(), details: Type.Array(Item) });
+    const app = Fastify();
+    apps.push(app);
+    app.get('/message', { schema: { response: { 200: Message } } }, async (_request, reply) =>
+      sendJsonWithArray(reply, { subject: 'done "ok"', count: 3, details: [] }, 'details', [[{ id: 1, name: 'a' }], [{ id: 2, name: 'b', extra: 1 }]][Symbol.iterator](), Item),
+    );
+    app.get('/empty', { schema: { response: { 200: Message } } }, async (_request, reply) => sendJsonWithArray(reply, { subject: 's', count: 0, details: [] }, 'details', [][Symbol.iterator](), Item));
+    const Misordered = Type.Object({ details: Type.Array(Item), subject: Type.String() });
+    app.get('/misordered', { schema: { response: { 200: Misordered } } }, async (_request, reply) => sendJsonWithArray(reply, { details: [], subject: 's' }, 'details', [][Symbol.iterator](), Item));
+    expect((await app.inject({ url: '/message' })).body).toBe('{"subject":"done \\"ok\\"","count":3,"details":[{"id":1,"name":"a"},{"id":2,"name":"b"}]}');
+    expect((await app.inject({ url: '/empty' })).json()).toEqual({ subject: 's', count: 0, details: [] });
+    // The array must be the schema's last property to be streamed: a route built otherwise fails loudly.
+    expect((await app.inject({ url: '/misordered' })).statusCode).toBe(500);
   });
 });

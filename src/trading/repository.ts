@@ -294,8 +294,17 @@ export class TradingRepository {
     return this.db.selectFrom('batches').selectAll().where('id', '=', batchId).executeTakeFirst();
   }
 
-  messages(firmId: number, batchId: number) {
-    return this.db.selectFrom('batch_messages').selectAll().where('firm_id', '=', firmId).where('batch_id', '=', batchId).orderBy('id').execute();
+  /** Up to `limit` of the batch's messages after `afterId`, by id (a batch of 100,000 accounts may have as many). */
+  messages(firmId: number, batchId: number, afterId: number, limit: number) {
+    return this.db
+      .selectFrom('batch_messages')
+      .select(['id', 'severity', 'message', 'account_id'])
+      .where('firm_id', '=', firmId)
+      .where('batch_id', '=', batchId)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
   }
 
   /** Chunks of running batches not yet done: work an in-process queue resumes after a restart. */

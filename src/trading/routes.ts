@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { sendJsonWithArray } from '../http/json-array-stream.js';
 import { responses } from '../http/problem.js';
 import { CountQuery, PageQuery } from '../http/paging.js';
 import { validateBody } from '../http/validation.js';
@@ -9,6 +10,7 @@ import { Privilege } from '../auth/privileges.js';
 import type { QuickTradeService } from './quick-trades.js';
 import {
   BatchMessage,
+  MessageDetail,
   BatchStatus,
   ExecuteTrade,
   ExecutedTrade,
@@ -96,7 +98,10 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
     '/Trading/TradeGenerationStatus/:batchProcessingId/Message',
     { config: read, schema: { tags, summary: 'Batch message with one detail per account error or warning',
         description: 'The message a finished batch leaves: a subject and summary, and one detail per account that had an error or a warning, saying what and why.', params: BatchParams, response: responses({ 200: BatchMessage }, [401, 403, 404]) } },
-    async (request) => trading.message(principalOf(request).firmId, request.params.batchProcessingId),
+    async (request, reply) => {
+      const { head, details } = await trading.message(principalOf(request).firmId, request.params.batchProcessingId);
+      return sendJsonWithArray(reply, head, 'details', details, MessageDetail);
+    },
   );
 
   app.get(

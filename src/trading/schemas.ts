@@ -111,13 +111,14 @@ export const BatchStatus = Type.Object({
   details: Type.Null(),
 });
 
-const MessageDetail = Type.Object({
+export const MessageDetail = Type.Object({
   severityCode: Type.Integer(),
   severity: Type.String(),
   message: Type.String(),
   entityEnum: Type.String(),
   entityId: Type.Union([Type.Integer(), Type.Null()]),
 });
+export type MessageDetail = Static<typeof MessageDetail>;
 export const BatchMessage = Type.Object({
   entityId: Type.Union([Type.Integer(), Type.Null()]),
   entityEnum: Type.String(),

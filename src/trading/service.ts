@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../shared/clock.js';
 import { DomainError, notFound, validationFailed } from '../shared/errors.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
@@ -5,12 +6,14 @@ import type { Principal } from '../auth/service.js';
 import type { JobQueue } from './queue.js';
 import type { TradingRepository } from './repository.js';
 import { resolveRequest } from './request.js';
-import type { RebalanceRequest } from './schemas.js';
+import type { MessageDetail, RebalanceRequest } from './schemas.js';
 import { decodeTradeLots } from './stored-lots.js';
 
 const WAIT_POLL_MS = 20;
 
 const SEVERITY_CODE: Record<string, number> = { Error: 0, Warning: 1, Info: 3 };
+/** A batch's message details read and sent at a time. */
+const MESSAGES_A_PAGE = 1000;
 
 /** Positions an account of a typical advisory book holds (20–30); see accountsPerChunk. */
 const TYPICAL_POSITIONS = 30;
@@ -193,15 +196,18 @@ export class TradingService {
     };
   }
 
+  /**
+   * The batch's message, and its details (one per account error or warning, and a tax-aware
+   * batch's explanations) a page at a time: a batch of 100,000 accounts may have as many.
+   */
   async message(firmId: number, batchId: number) {
     const batch = await this.batch(firmId, batchId);
-    const messages = await this.repository.messages(firmId, batchId);
     const severity = batch.status === 'Running' ? 'Running' : batch.status === 'Failed' ? 'Failed' : 'Complete';
     const summary =
       batch.status === 'Running'
         ? `Trade generation is running: ${batch.items_completed} of ${batch.total_items} accounts done.`
         : `${batch.items_completed} accounts processed, ${batch.error_count} with errors, ${batch.warning_count} warnings.`;
-    return {
+    const head = {
       entityId: batch.trade_instance_id,
       entityEnum: 'TradeInstance',
       severity,
@@ -209,10 +215,20 @@ export class TradingService {
       receivedDate: batch.completed_at ?? batch.created_at,
       subject: batch.status === 'Failed' ? 'Trade generation failed' : batch.status === 'Complete' ? 'Trade generation complete' : 'Trade generation running',
       message: batch.message ? `${batch.message} ${summary}` : summary,
-      // Info lines are stored only by tax-aware batches, whose explanations they are.
-      details: messages
-        .map((m) => ({ severityCode: SEVERITY_CODE[m.severity] ?? 3, severity: m.severity, message: m.message, entityEnum: 'Account', entityId: m.account_id })),
+      details: [] as MessageDetail[],
     };
+    return { head, details: this.messageDetails(firmId, batchId) };
+  }
+
+  private async *messageDetails(firmId: number, batchId: number): AsyncGenerator<MessageDetail[]> {
+    for (let afterId = 0; ; ) {
+      const rows = await this.repository.messages(firmId, batchId, afterId, MESSAGES_A_PAGE);
+      // Info lines are stored only by tax-aware batches, whose explanations they are.
+      if (rows.length > 0) yield rows.map((m) => ({ severityCode: SEVERITY_CODE[m.severity] ?? 3, severity: m.severity, message: m.message, entityEnum: 'Account', entityId: m.account_id }));
+      if (rows.length < MESSAGES_A_PAGE) return;
+      afterId = rows[rows.length - 1]!.id;
+      await nextTurn();
+    }
   }
 
   async instances(firmId: number, top: number, skip: number) {

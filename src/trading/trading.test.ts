@@ -122,6 +122,18 @@ describeEachDatabase('rebalance jobs through the trading API', (database) => {
     expect((await tradesOf(batchId)).length).toBeGreaterThan(0);
   });
 
+  it('/Message of a batch with thousands of account errors lists every one (sent a page of details at a time)', async () => {
+    const unknown = Array.from({ length: 2500 }, (_, i) => 800_000 + i);
+    const batchId = await generate({ reason: 'NeedReview', keys: [await book.account(), ...unknown] });
+    const response = await get(`/api/Trading/TradeGenerationStatus/${batchId}/Message`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    const message = response.json();
+    expect(message).toMatchObject({ entityEnum: 'TradeInstance', severity: 'Failed', subject: 'Trade generation failed' });
+    const named = message.details.filter((d: { severity: string }) => d.severity === 'Error').map((d: { entityId: number }) => d.entityId);
+    expect(named.sort((a: number, b: number) => a - b)).toEqual(unknown);
+  });
+
   it('rebalances a trade group and a model aggregate by expanding them into their accounts', async () => {
     const a = await book.account();
     const b = await book.account();
