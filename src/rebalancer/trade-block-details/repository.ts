@@ -51,8 +51,9 @@ export class RebalancerTradeBlockRepository {
     return this.db.selectFrom('rebalancer_trade_block_details').selectAll().where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
   }
 
-  list(firmId: number, filter: { relatedType?: number; relatedTypeId?: number; includeDeleted: boolean }) {
-    let query = this.db.selectFrom('rebalancer_trade_block_details').selectAll().where('firm_id', '=', firmId);
+  /** Up to `limit` of the firm's details after `afterId`, by id: a firm may hold tens of thousands. */
+  list(firmId: number, filter: { relatedType?: number; relatedTypeId?: number; includeDeleted: boolean }, afterId: number, limit: number) {
+    let query = this.db.selectFrom('rebalancer_trade_block_details').selectAll().where('firm_id', '=', firmId).where('id', '>', afterId).limit(limit);
     if (filter.relatedType !== undefined) query = query.where('related_type', '=', filter.relatedType);
     if (filter.relatedTypeId !== undefined) query = query.where('related_type_id', '=', filter.relatedTypeId);
     if (!filter.includeDeleted) query = query.where('is_deleted', '=', 0);

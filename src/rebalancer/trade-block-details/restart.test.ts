@@ -7,6 +7,15 @@ import { createSmallBook, type SmallBook } from '../../trade-blocks/test-support
 import { createServices, type Services } from '../../services.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';
 import { createTestFirm, type TestFirm } from '../../../test/support/firm.js';
+import type { V2Detail } from './schemas.js';
+import type { RebalancerTradeBlockService } from './service.js';
+
+/** Every detail of the firm's copy, deleted ones too, from the list's pages. */
+async function everyCopy(service: RebalancerTradeBlockService, firmId: number): Promise<V2Detail[]> {
+  const copies: V2Detail[] = [];
+  for await (const page of service.list(firmId, { includeDeleted: true })) copies.push(...page);
+  return copies;
+}
 
 /**
  * Delivery across a crash, without HTTP: each "node" is a fresh set of services over the same
@@ -42,12 +51,12 @@ describeEachDatabase('trade block sync across a dispatcher crash', (database) =>
     expect(claimed).toHaveLength(1);
     const second = node();
     await second.outbox.drain();
-    expect(await second.rebalancerTradeBlocks.list(firm.firmId, { includeDeleted: true })).toEqual([]);
+    expect(await everyCopy(second.rebalancerTradeBlocks, firm.firmId)).toEqual([]);
 
     // Once the lease runs out, a restarted node delivers it.
     now = new Date(now.getTime() + 61_000);
     await second.outbox.drain();
-    const copies = await second.rebalancerTradeBlocks.list(firm.firmId, { includeDeleted: true });
+    const copies = await everyCopy(second.rebalancerTradeBlocks, firm.firmId);
     expect(copies).toMatchObject([{ globalId, description: 'before the crash' }]);
     await node().outbox.drain();
     const log = await second.rebalancerTradeBlocks.syncLog(firm.firmId, globalId);
@@ -83,7 +92,7 @@ describeEachDatabase('trade block sync across a dispatcher crash', (database) =>
     // Delivered out of order: version 2 first, then version 1.
     await services.rebalancerTradeBlocks.applySyncEvent(messages[1]!);
     await services.rebalancerTradeBlocks.applySyncEvent(messages[0]!);
-    const copy = (await services.rebalancerTradeBlocks.list(firm.firmId, { includeDeleted: true })).find((c) => c.globalId === created!.globalId);
+    const copy = (await everyCopy(services.rebalancerTradeBlocks, firm.firmId)).find((c) => c.globalId === created!.globalId);
     expect(copy?.description).toBe('v2');
     const log = await services.rebalancerTradeBlocks.syncLog(firm.firmId, created!.globalId!);
     expect(log.map((l) => [l.version, l.outcome])).toEqual([

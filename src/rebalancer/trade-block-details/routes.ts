@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { sendJsonArray } from '../../http/json-array-stream.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
@@ -30,7 +31,7 @@ export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions
       schema: { tags, summary: 'Trade block details, optionally of one related entity',
         description: 'Every trade block detail of your firm, or with `relatedType` and `relatedId` only those of one household, registration, account or product.', querystring: V2ListQuery, response: responses({ 200: Type.Array(V2Detail) }, [401, 403]) },
     },
-    async (request) => details.list(principalOf(request).firmId, request.query),
+    async (request, reply) => sendJsonArray(reply, details.list(principalOf(request).firmId, request.query)),
   );
   app.get(
     `${base}/:id`,

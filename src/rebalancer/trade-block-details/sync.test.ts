@@ -124,4 +124,18 @@ describeEachDatabase('trade block sync to the rebalancer and its v2 interface', 
     const otherList = await t.app.inject({ method: 'GET', url: v2, headers: { authorization: `Session ${minted.json().access_token}` } });
     expect(otherList.json()).toEqual([]);
   });
+  it('lists thousands of details whole, a page at a time, in id order', async () => {
+    const now = new Date().toISOString();
+    const rows = Array.from({ length: 2100 }, (_, i) => ({
+      firm_id: t.firm.firmId, global_id: `bulk-${i}`, related_type: 32, related_type_id: book.account, reason_id: manual, reason_name: 'Manual',
+      description: `bulk ${i}`, start_date: '2026-03-01', end_date: null, is_deleted: i % 7 === 0 ? (1 as const) : (0 as const), source_version: 1,
+      created_at: now, created_by: 'test', edited_at: now, edited_by: 'test',
+    }));
+    for (let i = 0; i < rows.length; i += 300) await t.db.kysely.insertInto('rebalancer_trade_block_details').values(rows.slice(i, i + 300)).execute();
+    const all = (await rebalancer('GET', `${v2}?includeDeleted=true&relatedType=32&relatedTypeId=${book.account}`)).json<Copy[]>().filter((c) => c.globalId.startsWith('bulk-'));
+    expect(all.map((c) => c.globalId)).toEqual(rows.map((r) => r.global_id));
+    const live = (await rebalancer('GET', `${v2}?relatedType=32&relatedTypeId=${book.account}`)).json<Copy[]>().filter((c) => c.globalId.startsWith('bulk-'));
+    expect(live).toHaveLength(1800);
+    expect(live.every((c) => !c.isDeleted)).toBe(true);
+  });
 });
