@@ -6,7 +6,9 @@
  * - a bare Fastify route sending the exact body of a page of 100 accounts, and that page
  *   (goal >= 50 %, no timeouts);
  * - every list route's first and a deep page (goal: p50 < 20 ms on a 100,000 account firm), the
- *   trades of a trade instance of a 10,000 account rebalance among them.
+ *   trades of a trade instance of a 10,000 account rebalance among them;
+ * - the rebalancer's whole lists (every account of the firm in one call), with how long a health
+ *   check waits meanwhile beside the same check on the idle server.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +41,19 @@ async function cannon(url: string, headers: Record<string, string> = {}): Promis
   const r = await autocannon({ url, connections, duration, pipelining: 1, headers, workers: 1, timeout: 10 });
   if (r.non2xx > 0 || r.errors > r.timeouts) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, timeouts: r.timeouts };
+}
+
+/** Health checks one after another, 20 ms apart, `count` of them or until `stop()`: their latencies. */
+async function healthLatencies(origin: string, count: number, stop: () => boolean = () => false): Promise<{ p50: number; max: number }> {
+  const latencies: number[] = [];
+  while (latencies.length < count && !stop()) {
+    const started = performance.now();
+    await (await fetch(`${origin}/healthz`)).arrayBuffer();
+    latencies.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  latencies.sort((a, b) => a - b);
+  return { p50: latencies[Math.floor(latencies.length / 2)] ?? 0, max: latencies[latencies.length - 1] ?? 0 };
 }
 
 const show = (r: Rate) => `${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.timeouts ? `, ${r.timeouts} timeouts` : ''}`;
@@ -106,6 +121,24 @@ try {
   for (const path of lists) {
     const r = await cannon(`${origin}${path}`, headers);
     console.log(`GET ${path}: ${show(r)}${r.p50 < 20 ? '' : ' (goal p50 < 20 ms: missed)'}`);
+  }
+
+  // A whole list read in one call (the source system's client reads every account of the firm):
+  // how long it takes, and how long the server makes other requests wait meanwhile, beside the
+  // same health check on the idle server.
+  const rebalancerToken = (await app.inject({ url: '/rebalancer/v1/admin/token', headers })).json<{ eclipse_access_token: string }>().eclipse_access_token;
+  const idle = await healthLatencies(origin, 50);
+  for (const path of ['/rebalancer/v1/account/accounts', '/rebalancer/v1/account/accounts/simple', '/rebalancer/v1/account/cashneeds']) {
+    const started = performance.now();
+    let done = false;
+    const answer = fetch(`${origin}${path}`, { headers: { authorization: `Session ${rebalancerToken}` } })
+      .then((r) => r.arrayBuffer())
+      .finally(() => (done = true));
+    const meanwhile = await healthLatencies(origin, Infinity, () => done);
+    const bytes = (await answer).byteLength;
+    console.log(
+      `GET ${path} (whole, ${(bytes / 1e6).toFixed(1)} MB): ${((performance.now() - started) / 1000).toFixed(2)} s; /healthz meanwhile p50 ${meanwhile.p50.toFixed(0)} ms, max ${meanwhile.max.toFixed(0)} ms (idle server: p50 ${idle.p50.toFixed(1)} ms, max ${idle.max.toFixed(1)} ms)`,
+    );
   }
   await bare.close();
   await app.close();
