@@ -1,15 +1,10 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { heldDollars } from '../book/holding-values.js';
 import { protectedCash, roundCents } from '../engine/index.js';
 import { type Clock, today } from '../shared/clock.js';
 import { centsToDollars } from '../shared/money.js';
+import { PAGE_SIZE, pagesById } from '../shared/pages.js';
 import type { CashNeedsRepository } from './repository.js';
 import type { CashNeed } from './schemas.js';
-
-/** Accounts read and valued at a time; a turn of the event loop passes between pages. */
-const ACCOUNTS_A_PAGE = 1000;
-/** Needs answered at a time (the route streams them). */
-const NEEDS_A_PAGE = 1000;
 
 /**
  * Accounts whose cash is below what they must hold: their protected cash plus the model's cash
@@ -38,11 +33,7 @@ export class CashNeedsService {
     const asOf = today(this.clock);
     const targets = await this.repository.cashTargets(firmId);
     const out: CashNeed[] = [];
-    let afterId = 0;
-    for (;;) {
-      const accounts = await this.repository.activeAccounts(firmId, afterId, ACCOUNTS_A_PAGE);
-      if (accounts.length === 0) break;
-      afterId = accounts[accounts.length - 1]!.id;
+    for await (const accounts of pagesById((afterId, limit) => this.repository.activeAccounts(firmId, afterId, limit))) {
       const ids = accounts.map((a) => a.id);
       const values = heldDollars(await this.repository.holdings(firmId, ids));
       const setAsideCash = await this.repository.setAsideCash(firmId, ids, asOf);
@@ -68,13 +59,12 @@ export class CashNeedsService {
           shortfall,
         });
       }
-      if (accounts.length < ACCOUNTS_A_PAGE) break;
-      await nextTurn();
     }
     return out.sort((a, b) => b.shortfall - a.shortfall || a.accountId - b.accountId);
   }
 }
 
+/** The needs a page at a time (the route streams them). */
 function* pagesOf<T>(items: T[]): Generator<T[]> {
-  for (let i = 0; i < items.length; i += NEEDS_A_PAGE) yield items.slice(i, i + NEEDS_A_PAGE);
+  for (let i = 0; i < items.length; i += PAGE_SIZE) yield items.slice(i, i + PAGE_SIZE);
 }

@@ -1,7 +1,7 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../shared/clock.js';
 import { DomainError, notFound, validationFailed } from '../shared/errors.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
+import { mapPages, pagesById } from '../shared/pages.js';
 import type { Principal } from '../auth/service.js';
 import type { JobQueue } from './queue.js';
 import type { TradingRepository } from './repository.js';
@@ -12,8 +12,6 @@ import { decodeTradeLots } from './stored-lots.js';
 const WAIT_POLL_MS = 20;
 
 const SEVERITY_CODE: Record<string, number> = { Error: 0, Warning: 1, Info: 3 };
-/** A batch's message details read and sent at a time. */
-const MESSAGES_A_PAGE = 1000;
 
 /** Positions an account of a typical advisory book holds (20–30); see accountsPerChunk. */
 const TYPICAL_POSITIONS = 30;
@@ -220,15 +218,10 @@ export class TradingService {
     return { head, details: this.messageDetails(firmId, batchId) };
   }
 
-  private async *messageDetails(firmId: number, batchId: number): AsyncGenerator<MessageDetail[]> {
-    for (let afterId = 0; ; ) {
-      const rows = await this.repository.messages(firmId, batchId, afterId, MESSAGES_A_PAGE);
-      // Info lines are stored only by tax-aware batches, whose explanations they are.
-      if (rows.length > 0) yield rows.map((m) => ({ severityCode: SEVERITY_CODE[m.severity] ?? 3, severity: m.severity, message: m.message, entityEnum: 'Account', entityId: m.account_id }));
-      if (rows.length < MESSAGES_A_PAGE) return;
-      afterId = rows[rows.length - 1]!.id;
-      await nextTurn();
-    }
+  private messageDetails(firmId: number, batchId: number): AsyncGenerator<MessageDetail[]> {
+    const rows = pagesById((afterId, limit) => this.repository.messages(firmId, batchId, afterId, limit));
+    // Info lines are stored only by tax-aware batches, whose explanations they are.
+    return mapPages(rows, (page) => page.map((m) => ({ severityCode: SEVERITY_CODE[m.severity] ?? 3, severity: m.severity, message: m.message, entityEnum: 'Account', entityId: m.account_id })));
   }
 
   async instances(firmId: number, top: number, skip: number) {

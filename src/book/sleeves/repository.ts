@@ -180,7 +180,8 @@ export class SleeveRepository {
 
   // --- transfers planned by registration-level rebalances
 
-  transfersOf(firmId: number, instanceId: number) {
+  /** Up to `limit` of the instance's transfers after `afterId`, by id. */
+  transfersOf(firmId: number, instanceId: number, afterId: number, limit: number) {
     return this.db
       .selectFrom('sleeve_transfers as s')
       .innerJoin('accounts as a', 'a.id', 's.account_id')
@@ -188,7 +189,9 @@ export class SleeveRepository {
       .select(['s.id', 's.trade_instance_id', 's.batch_id', 's.registration_id', 's.account_id', 'a.number', 's.amount_cents', 's.current_pct', 's.target_pct', 's.out_of_band', 'i.status'])
       .where('s.firm_id', '=', firmId)
       .where('s.trade_instance_id', '=', instanceId)
+      .where('s.id', '>', afterId)
       .orderBy('s.id')
+      .limit(limit)
       .execute();
   }
 

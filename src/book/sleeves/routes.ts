@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
+import { sendJsonArray } from '../../http/json-array-stream.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
@@ -71,6 +72,6 @@ export const sleeveRoutes: FastifyPluginAsyncTypebox<{ sleeves: SleeveService }>
         response: responses({ 200: Type.Array(SleeveTransferRecord) }, [401, 403, 404]),
       },
     },
-    async (request) => sleeves.transfers(principalOf(request).firmId, request.params.tradeInstanceId),
+    async (request, reply) => sendJsonArray(reply, await sleeves.transfers(principalOf(request).firmId, request.params.tradeInstanceId)),
   );
 };

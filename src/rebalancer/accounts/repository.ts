@@ -63,14 +63,9 @@ export class RebalancerAccountRepository {
     return Number(total.n);
   }
 
-  /**
-   * Up to `limit` active accounts matching the filter, by id: the first page after skipping
-   * `skip` matches, each later one after the last id of the page before (by the primary key, so
-   * a long list does not step through every row before its page again).
-   */
-  rows(firmId: number, filter: AccountFilter, from: { skip: number } | { afterId: number }, limit: number) {
-    const query = this.columns(this.filtered(firmId, filter)).orderBy('a.id').limit(limit);
-    return ('afterId' in from ? query.where('a.id', '>', from.afterId) : query.offset(from.skip)).execute();
+  /** Up to `limit` active accounts matching the filter after `afterId`, by id, skipping `skip` of them first. */
+  rows(firmId: number, filter: AccountFilter, afterId: number, limit: number, skip: number) {
+    return this.columns(this.filtered(firmId, filter)).where('a.id', '>', afterId).orderBy('a.id').limit(limit).offset(skip).execute();
   }
 
   /** Any account of the firm, active or not. */

@@ -1,18 +1,15 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { protectedCash, roundCents } from '../../engine/index.js';
 import type { Principal } from '../../auth/service.js';
 import { type Clock, today } from '../../shared/clock.js';
 import { notFound, validationError } from '../../shared/errors.js';
 import { centsToDollars } from '../../shared/money.js';
+import { mapPages, pagesById } from '../../shared/pages.js';
 import { heldDollars } from '../../book/holding-values.js';
 import type { AccountFilter, RebalancerAccountRepository } from './repository.js';
 import type { AccountDetail, AccountHolding, AccountListItem, AccountSimple, OutOfToleranceItem } from './schemas.js';
 
 type Row = NonNullable<Awaited<ReturnType<RebalancerAccountRepository['one']>>>;
 type ModelTarget = Awaited<ReturnType<RebalancerAccountRepository['modelTargets']>>[number];
-
-/** Accounts read, valued and made into items at a time when a list is long. */
-const ROWS_A_PAGE = 1000;
 
 /** A list of accounts: its total before paging (X-Total-Count) and its items, a page at a time. */
 export interface Paged<T> {
@@ -112,23 +109,10 @@ export class RebalancerAccountService {
     };
   }
 
-  /**
-   * The accounts the filter's `$skip`/`$top` select, ROWS_A_PAGE at a time, each page made into
-   * items. A turn of the event loop passes between pages, so that a list of every account of a
-   * large firm does not hold up other requests while it is read.
-   */
-  private async *pages<T>(firmId: number, filter: AccountFilter, items: (rows: Row[]) => Promise<T[]>): AsyncGenerator<T[]> {
-    let left = filter.top ?? Infinity;
-    let from: { skip: number } | { afterId: number } = { skip: filter.skip };
-    while (left > 0) {
-      const limit = Math.min(left, ROWS_A_PAGE);
-      const rows = await this.repository.rows(firmId, filter, from, limit);
-      if (rows.length > 0) yield await items(rows);
-      if (rows.length < limit) return;
-      left -= rows.length;
-      from = { afterId: rows[rows.length - 1]!.id };
-      await nextTurn();
-    }
+  /** The accounts the filter's `$skip`/`$top` select, a page at a time (shared/pages.ts), each page made into items. */
+  private pages<T>(firmId: number, filter: AccountFilter, items: (rows: Row[]) => Promise<T[]>): AsyncGenerator<T[]> {
+    const rows = pagesById((afterId, limit, skip) => this.repository.rows(firmId, filter, afterId, limit, skip), { skip: filter.skip, top: filter.top });
+    return mapPages(rows, items);
   }
 
   private listItem(row: Row, v: Values): AccountListItem {
@@ -237,7 +221,7 @@ export class RebalancerAccountService {
     const members = [target.productId, ...target.equivalents];
     const prices = await this.repository.prices(firmId, members);
     const out: OutOfToleranceItem[] = [];
-    for await (const rows of this.pages(firmId, { modelId, skip: 0 }, async (rows) => rows)) {
+    for await (const rows of pagesById((afterId, limit) => this.repository.rows(firmId, { modelId, skip: 0 }, afterId, limit, 0))) {
       out.push(...(await this.outOfBand(firmId, rows, target, members, prices)));
     }
     return out;

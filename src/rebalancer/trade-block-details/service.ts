@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Clock, isoNow } from '../../shared/clock.js';
+import { mapPages, pagesById } from '../../shared/pages.js';
 import { type FieldProblem, notFound, validationError, validationFailed } from '../../shared/errors.js';
 import type { ClaimedMessage } from '../../outbox/repository.js';
 import type { TradeBlockSyncEvent } from '../../trade-blocks/model.js';
@@ -32,9 +32,6 @@ export function v2Dto(row: CopyRow): V2Detail {
 }
 
 const label = (relatedType: number) => (relatedType === RelatedType.Portfolio ? 'portfolio (registration)' : 'account');
-
-/** Details read and sent at a time by the list. */
-const DETAILS_A_PAGE = 1000;
 
 /**
  * The rebalancing application's copy of trade block details: kept in step with the platform by
@@ -94,15 +91,9 @@ export class RebalancerTradeBlockService {
     return this.repository.syncLog(firmId, globalId.toLowerCase());
   }
 
-  /** Every detail the query selects, by id, a page at a time (a turn of the event loop between pages). */
-  async *list(firmId: number, query: V2ListQuery): AsyncGenerator<V2Detail[]> {
-    for (let afterId = 0; ; ) {
-      const rows = await this.repository.list(firmId, query, afterId, DETAILS_A_PAGE);
-      if (rows.length > 0) yield rows.map(v2Dto);
-      if (rows.length < DETAILS_A_PAGE) return;
-      afterId = rows[rows.length - 1]!.id;
-      await nextTurn();
-    }
+  /** Every detail the query selects, by id, a page at a time (shared/pages.ts). */
+  list(firmId: number, query: V2ListQuery): AsyncGenerator<V2Detail[]> {
+    return mapPages(pagesById((afterId, limit) => this.repository.list(firmId, query, afterId, limit)), (rows) => rows.map(v2Dto));
   }
 
   async get(firmId: number, id: number): Promise<V2Detail> {
