@@ -9,8 +9,9 @@ type Pages<T> = AsyncIterator<T[]> | Iterator<T[]>;
  * source system's client reads every account of a firm: 117,000 accounts are 80 MB of JSON).
  * Built whole, such an answer held the event loop for 15 s, so every other request and the
  * health checks waited, and it held the body and its objects in memory twice over. Streamed,
- * memory holds a page and other requests run between pages (the page source yields a turn of the
- * event loop between its reads).
+ * memory holds about a page, and other requests run between pages: the page reader yields a turn
+ * of the event loop between its reads (shared/pages.ts), and the socket's backpressure pauses the
+ * answer until the client has taken what was sent.
  *
  * Each page goes through the route's own 200 serializer, so the bytes are what Fastify would
  * have sent for the whole array. The first page is read before anything is sent: a failure to
