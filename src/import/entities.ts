@@ -206,7 +206,7 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
     if (r.bad || shares_micros === null || account === undefined || !product) return;
     const position_id = t.positions.length;
     const position = { account_id: account, product_id: product.index, shares_micros, cost_cents };
-    l.importedHeld.set(Lookups.heldKey(account, product.index), { shares: shares_micros, cost: cost_cents });
+    if (l.keepsImportedPositions) l.importedHeld.set(Lookups.heldKey(account, product.index), { shares: shares_micros, cost: cost_cents });
     t.positions.push(position);
     // One lot for the whole position keeps lots summing to the position, as the seed guarantees;
     // tax_lots rows for the position replace it.
