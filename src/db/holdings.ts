@@ -2,18 +2,6 @@ import { type Kysely, sql } from 'kysely';
 import { joinedText } from './aggregate.js';
 import type { Database } from './schema.js';
 
-/** Each position's shares and its product's latest price (null when unpriced): what values an account. */
-export function pricedHoldings(db: Kysely<Database>, firmId: number, accountIds: number[]) {
-  if (accountIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('positions as p')
-    .innerJoin('products as pr', 'pr.id', 'p.product_id')
-    .select(['p.account_id', 'p.shares_micros', 'pr.price_micros'])
-    .where('p.firm_id', '=', firmId)
-    .where('p.account_id', 'in', accountIds)
-    .execute();
-}
-
 /**
  * Each account's priced holdings as one row, "<shares_micros> <price_micros> …" in pairs (book
  * /holding-values.ts reads them): a page of households values thousands of positions, and one row

@@ -19,3 +19,15 @@ export const PageQuery = Type.Object({ $top: Top(), $skip: Skip() });
 export const CountQuery = Type.Object({
   $count: Type.Boolean({ default: false, description: 'true: send the total number of records in the X-Total-Count header' }),
 });
+
+/**
+ * The rebalancing application's lists answer every record unless `$top` is given: the source
+ * system answers them whole and its clients read them in one call. The total is always sent.
+ */
+export const WholeListQuery = Type.Object({
+  $top: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'Page size; omitted: every match' })),
+  $skip: Skip(),
+});
+
+/** The response header of a list that always sends its total. */
+export const TOTAL_COUNT_HEADER = { headers: { 'X-Total-Count': { schema: { type: 'integer' }, description: 'Matches before paging' } } };

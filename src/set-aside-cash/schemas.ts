@@ -1,6 +1,5 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema, MAX_ID } from '../http/ids.js';
-import { MAX_SKIP } from '../http/paging.js';
 
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 const NullableText = Type.Union([Type.String(), Type.Null()]);
@@ -80,12 +79,6 @@ export const SetAsideListItem = Type.Object({
 export const AccountParams = Type.Object({ eclipseAccountId: IdSchema() });
 export const RecordParams = Type.Object({ eclipseAccountId: IdSchema(), setAsideCashId: IdSchema() });
 export const DeleteResult = Type.Object({ id: Type.String(), message: Type.String() });
-
-/** Like the rebalancer's account lists: every need unless `$top` is given; the total in X-Total-Count. */
-export const CashNeedsQuery = Type.Object({
-  $top: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'Needs to answer, largest shortfall first; omitted: every need' })),
-  $skip: Type.Integer({ minimum: 0, maximum: MAX_SKIP, default: 0, description: 'Needs to skip before the answer' }),
-});
 
 export const CashNeed = Type.Object({
   accountId: Type.Integer(),

@@ -1786,9 +1786,9 @@ export interface paths {
         get: {
             parameters: {
                 query: {
-                    /** @description Needs to answer, largest shortfall first; omitted: every need */
+                    /** @description Page size; omitted: every match */
                     $top?: number;
-                    /** @description Needs to skip before the answer */
+                    /** @description Records to skip before the page */
                     $skip: number;
                 };
                 header?: never;
@@ -1800,7 +1800,7 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
-                        /** @description Accounts with a need, before $skip and $top */
+                        /** @description Matches before paging */
                         "X-Total-Count"?: unknown;
                         [name: string]: unknown;
                     };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { sendJsonArray } from '../../http/json-array-stream.js';
+import { TOTAL_COUNT_HEADER } from '../../http/paging.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
@@ -26,7 +27,6 @@ const read = { privilege: Privilege.PortfolioRead };
 const tags = ['Accounts'];
 const root = '/v1/account/accounts';
 const codes = (table: Record<number, string>) => Object.entries(table).map(([id, name]) => ({ id: Number(id), name }));
-const X_TOTAL = { headers: { 'X-Total-Count': { schema: { type: 'integer' }, description: 'Matches before paging' } } };
 
 /**
  * The source system's account reads (`/v1/account/accounts…`), answered from the book. Static
@@ -41,7 +41,7 @@ export const rebalancerAccountRoutes: FastifyPluginAsyncTypebox<{ accounts: Reba
         tags,
         summary: 'Active accounts with values, model, cash and restricted plan; paged with $top/$skip, filtered with search; the total is in X-Total-Count', description: 'Lists the firm\'s active accounts as the source system\'s rebalancer shows them: values, model, cash, set aside cash and restricted plan. Every match is answered unless `$top` is given.',
         querystring: AccountsQuery,
-        response: responses({ 200: Type.Array(AccountListItem, X_TOTAL) }, [401, 403]),
+        response: responses({ 200: Type.Array(AccountListItem, TOTAL_COUNT_HEADER) }, [401, 403]),
       },
     },
     async (request, reply) => {
@@ -59,7 +59,7 @@ export const rebalancerAccountRoutes: FastifyPluginAsyncTypebox<{ accounts: Reba
         tags,
         summary: 'Active accounts in the short form (id, name, accountId, accountNumber, accountType…); search matches id, name, number or portfolio name', description: 'Lists active accounts in the short form clients use to find an account id; `search` matches the id, name, number or portfolio (registration) name.',
         querystring: SimpleAccountsQuery,
-        response: responses({ 200: Type.Array(AccountSimple, X_TOTAL) }, [401, 403]),
+        response: responses({ 200: Type.Array(AccountSimple, TOTAL_COUNT_HEADER) }, [401, 403]),
       },
     },
     async (request, reply) => {

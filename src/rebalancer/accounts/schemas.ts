@@ -1,19 +1,15 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
-import { MAX_SKIP } from '../../http/paging.js';
+import { WholeListQuery } from '../../http/paging.js';
 
 const Flag = Type.Integer({ minimum: 0, maximum: 1 });
 const NullableText = Type.Union([Type.String(), Type.Null()]);
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 
-/**
- * The source system answers these lists whole; its clients read every account from one call.
- * So `$top` is optional here (omitted: every match) and the total is always in X-Total-Count.
- */
+/** Every account unless `$top` is given (WholeListQuery): the source system's clients read them all in one call. */
 export const AccountsQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 200, description: 'Matches the account id, or is contained in the account name, account number or portfolio (registration) name; case-insensitive' })),
-  $top: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'Page size; omitted: every match' })),
-  $skip: Type.Integer({ minimum: 0, maximum: MAX_SKIP, default: 0, description: 'Records to skip before the page' }),
+  ...WholeListQuery.properties,
 });
 
 export const SimpleAccountsQuery = Type.Object({

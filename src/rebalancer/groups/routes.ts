@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { TOTAL_COUNT_HEADER } from '../../http/paging.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
@@ -7,7 +8,6 @@ import { GroupQuery, ModelAggDetail, ModelAggItem, ModelAggParams, TradeGroupDet
 import type { GroupService } from './service.js';
 
 const read = { privilege: Privilege.PortfolioRead };
-const X_TOTAL = { headers: { 'X-Total-Count': { schema: { type: 'integer' }, description: 'Matches before paging' } } };
 
 /** The spec names no path for these lists; see docs/decisions.md (issue 17). */
 export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupService }> = async (app, { groups }) => {
@@ -19,7 +19,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupService }> = 
         tags: ['Trade groups and aggregate models'],
         summary: 'The firm\'s trade groups (keys of a TradeGroup rebalance), by name; paged with $top/$skip, filtered with search; the total is in X-Total-Count', description: 'Lists the firm\'s trade groups with their account counts: the ids a `TradeGroup` rebalance takes as keys. Pages with `$top`/`$skip`; `search` filters by name.',
         querystring: GroupQuery,
-        response: responses({ 200: Type.Array(TradeGroupItem, X_TOTAL) }, [401, 403]),
+        response: responses({ 200: Type.Array(TradeGroupItem, TOTAL_COUNT_HEADER) }, [401, 403]),
       },
     },
     async (request, reply) => {
@@ -42,7 +42,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupService }> = 
         tags: ['Trade groups and aggregate models'],
         summary: 'The firm\'s aggregate models (keys of a ModelAgg rebalance), by name; paged with $top/$skip, filtered with search; the total is in X-Total-Count', description: 'Lists the firm\'s aggregate models: the ids a `ModelAgg` rebalance takes as keys. Pages with `$top`/`$skip`; `search` filters by name.',
         querystring: GroupQuery,
-        response: responses({ 200: Type.Array(ModelAggItem, X_TOTAL) }, [401, 403]),
+        response: responses({ 200: Type.Array(ModelAggItem, TOTAL_COUNT_HEADER) }, [401, 403]),
       },
     },
     async (request, reply) => {

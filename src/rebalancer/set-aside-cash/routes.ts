@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { sendJsonArray } from '../../http/json-array-stream.js';
+import { TOTAL_COUNT_HEADER, WholeListQuery } from '../../http/paging.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
 import type { CashNeedsService } from '../../set-aside-cash/cash-needs.js';
-import { AccountParams, CashNeed, CashNeedsQuery, DeleteResult, RecordParams, SetAsideDetail, SetAsideInput, SetAsideListItem } from '../../set-aside-cash/schemas.js';
+import { AccountParams, CashNeed, DeleteResult, RecordParams, SetAsideDetail, SetAsideInput, SetAsideListItem } from '../../set-aside-cash/schemas.js';
 import type { SetAsideService } from '../../set-aside-cash/service.js';
 
 const read = { privilege: Privilege.PortfolioRead };
@@ -54,8 +55,8 @@ export const setAsideRoutes: FastifyPluginAsyncTypebox<{ setAsides: SetAsideServ
         summary: 'Accounts whose cash is below their protected cash plus model cash target, largest shortfall first',
         description:
           'Accounts that need cash raised: their cash is below what set aside cash protects plus the model\'s cash target. Largest shortfall first, with the account\'s value, cash, protected cash and model cash target. Every need is answered unless `$top` is given; the number of needs is in X-Total-Count.',
-        querystring: CashNeedsQuery,
-        response: responses({ 200: Type.Array(CashNeed, { headers: { 'X-Total-Count': { schema: { type: 'integer' }, description: 'Accounts with a need, before $skip and $top' } } }) }, [400, 401, 403]),
+        querystring: WholeListQuery,
+        response: responses({ 200: Type.Array(CashNeed, TOTAL_COUNT_HEADER) }, [400, 401, 403]),
       },
     },
     async (request, reply) => {
