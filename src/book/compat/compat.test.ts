@@ -64,6 +64,11 @@ describeEachDatabase('portfolio hierarchy reads in the source system\'s shapes',
     expect(assets).toEqual([
       expect.objectContaining({ accountId: account.id, productId: product.id, ticker: product.ticker, shares: 10, price: 50, currentValue: 500, costBasis: 400, isCash: false }),
     ]);
+    // Matched by ticker too, in any case; a term no product matches finds nothing.
+    expect((await call(`/api/v1/Portfolio/Assets/Simple/Search?search=${product.ticker.toLowerCase()}`)).json().map((a: { accountId: number }) => a.accountId)).toContain(account.id);
+    const none = await call(`/api/v1/Portfolio/Assets/Simple/Search?search=no%20such%20product%20${tag}`);
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toEqual([]);
   });
 
   it('reads one household, registration and account with custom fields and the names clients read', async () => {
