@@ -424,6 +424,8 @@ export interface TradeInstanceTable {
   cancelled_by: string | null;
   /** How many trades the instance holds, kept by the transactions that write them (migration 0019). */
   trade_count: Generated<number>;
+  /** The lot method of a tax-aware run, which executions relieve lots by; null otherwise (migration 0020). */
+  lot_selection: 'MinTax' | 'HIFO' | 'FIFO' | null;
 }
 
 export interface TradeOrderTable {

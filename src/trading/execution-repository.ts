@@ -37,16 +37,15 @@ export class ExecutionTransaction {
       .innerJoin('trade_instances as i', 'i.id', 't.trade_instance_id')
       .innerJoin('accounts as a', 'a.id', 't.account_id')
       .innerJoin('registrations as r', 'r.id', 'a.registration_id')
-      .select(['t.id', 't.status', 't.side', 't.shares_micros', 't.price_micros', 't.lots', 't.account_id', 't.product_id', 'r.client_id', 'a.tax_status', 'r.type as registration_type', 'i.request'])
+      .select(['t.id', 't.status', 't.side', 't.shares_micros', 't.price_micros', 't.lots', 't.account_id', 't.product_id', 'r.client_id', 'a.tax_status', 'r.type as registration_type', 'i.lot_selection'])
       .where('t.firm_id', '=', firmId)
       .where('t.trade_instance_id', '=', instanceId)
       .where('t.id', '=', tradeId)
       .executeTakeFirst();
     if (!row) return undefined;
-    const request = JSON.parse(row.request) as { taxOptions?: { lotSelection?: LotSelection } | null };
     const taxStatus: TaxStatus = effectiveTaxStatus(row.tax_status, row.registration_type);
     // A sell relieves lots by the method of the run that planned it; FIFO otherwise (the custodians' default).
-    const method: LotSelection = request.taxOptions ? (request.taxOptions.lotSelection ?? 'MinTax') : 'FIFO';
+    const method: LotSelection = row.lot_selection ?? 'FIFO';
     return { ...row, taxStatus, method };
   }
 

@@ -85,6 +85,24 @@ describeEachDatabase('executing trades', (database) => {
     expect(Number(position.cost_cents)).toBe(500_000);
   });
 
+  it('relieves the lots of a partial execution by the method of the run that planned the sell: HIFO as asked, FIFO for a run without taxOptions', async () => {
+    const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 25);
+    // VTI at 200: an old lot bought at 100 a share, a newer one at 250.
+    const lots = [
+      { shares: 50, cost: 5000, acquired: daysAgo(800) },
+      { shares: 50, cost: 12500, acquired: daysAgo(400) },
+    ];
+    const hifo = await hh.account('Individual', 20000, [{ productId: hh.VTI, lots }]);
+    const plain = await hh.account('Individual', 20000, [{ productId: hh.VTI, lots }]);
+    const [hifoSell] = (await run({ reason: 'NeedReview', keys: [hifo.id], taxOptions: { lotSelection: 'HIFO' } })).filter((x) => x.action === 'SELL');
+    const [plainSell] = (await run({ reason: 'NeedReview', keys: [plain.id] })).filter((x) => x.action === 'SELL');
+    expect(hifoSell).toMatchObject({ shares: 50 });
+    expect(plainSell).toMatchObject({ shares: 50 });
+    // Executed in part, so not the lots the plan named: the method's order decides.
+    expect((await execute(hifoSell!, { shares: 20 })).json().realized).toEqual([expect.objectContaining({ shares: 20, costBasis: 5000, term: 'Long', gain: -1000 })]);
+    expect((await execute(plainSell!, { shares: 20 })).json().realized).toEqual([expect.objectContaining({ shares: 20, costBasis: 2000, term: 'Long', gain: 2000 })]);
+  });
+
   it('refuses what it cannot do: 404, 400 naming the field, 409, 403 without the edit privilege, and writes nothing', async () => {
     const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 25);
     const { id } = await hh.account('Individual', 20000, [{ productId: hh.VTI, lots: [{ shares: 100, cost: 15000, acquired: daysAgo(800) }] }]);

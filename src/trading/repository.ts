@@ -4,6 +4,7 @@ import { isPostgres } from '../db/dialect.js';
 import { firmCheck } from '../db/firm-check.js';
 import { type PageRequest, withTotal } from '../db/paging.js';
 import type { Database } from '../db/schema.js';
+import type { LotSelection } from '../engine/index.js';
 
 export interface NewTrade {
   accountId: number;
@@ -88,11 +89,11 @@ const MESSAGE_COLUMNS: BulkColumn<'batch_messages'>[] = [
 function insertInstance(
   trx: Kysely<Database>,
   routine: 'Rebalance' | 'QuickTrade',
-  input: { firmId: number; userName: string; notes: string | null; request: string; now: string },
+  input: { firmId: number; userName: string; notes: string | null; request: string; lotSelection?: LotSelection | null; now: string },
 ) {
   return trx
     .insertInto('trade_instances')
-    .values({ firm_id: input.firmId, routine, notes: input.notes, request: input.request, status: 'Open', created_at: input.now, created_by: input.userName })
+    .values({ firm_id: input.firmId, routine, notes: input.notes, request: input.request, lot_selection: input.lotSelection ?? null, status: 'Open', created_at: input.now, created_by: input.userName })
     .returning('id')
     .executeTakeFirstOrThrow();
 }
@@ -136,6 +137,8 @@ export class TradingRepository {
     routine: 'Rebalance' | 'QuickTrade';
     notes: string | null;
     request: string;
+    /** The lot method of a tax-aware run (executions relieve lots by it); absent or null otherwise. */
+    lotSelection?: LotSelection | null;
     chunks: number[][];
     totalItems: number;
     now: string;

@@ -113,6 +113,7 @@ export class TradingService {
       routine: 'Rebalance',
       notes: request.notes ?? null,
       request: JSON.stringify(stored),
+      lotSelection: stored.options.taxOptions ? (stored.options.taxOptions.lotSelection ?? 'MinTax') : null,
       chunks,
       totalItems: chunks.reduce((n, c) => n + c.length, 0),
       now: this.clock.now().toISOString(),

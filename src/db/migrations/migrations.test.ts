@@ -2,6 +2,7 @@ import { Migrator, NO_MIGRATIONS } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, tablesOf } from '../../../test/support/databases.js';
 import { type Db, migrateToLatest, retryBookkeeping } from '../database.js';
+import { instanceLookups } from './0020_instance_lookups.js';
 import { migrationProvider } from './index.js';
 
 /** Every migration can be undone: all the way down leaves no table, and up again restores them all. */
@@ -28,5 +29,28 @@ describeEachDatabase('migrations down and up', (database) => {
     expect(await tables()).toEqual([]);
     await migrateToLatest(db);
     expect(await tables()).toEqual(migrated);
+  });
+
+  it('0020 gives instances written before it the lot method of their request', async () => {
+    const now = new Date().toISOString();
+    const firm = await db.kysely
+      .insertInto('firms')
+      .values({ name: 'Lots firm', code: 'LOTS', multi_trade_block: 1, trade_block_dates: 1, trade_block_custom_types: 0, default_asset_values: 'PendingTransactionsAndOrders', created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await instanceLookups.down!(db.kysely);
+    const requests = [{ taxOptions: { lotSelection: 'HIFO' } }, { taxOptions: {} }, { taxOptions: null }, { keys: [1, 2] }];
+    const ids: number[] = [];
+    for (const request of requests) {
+      const row = await db.kysely
+        .insertInto('trade_instances')
+        .values({ firm_id: firm.id, routine: 'Rebalance', notes: null, request: JSON.stringify(request), status: 'Open', created_at: now, created_by: 'test' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids.push(row.id);
+    }
+    await instanceLookups.up(db.kysely);
+    const rows = await db.kysely.selectFrom('trade_instances').select(['id', 'lot_selection']).where('id', 'in', ids).orderBy('id').execute();
+    expect(rows.map((r) => r.lot_selection)).toEqual(['HIFO', 'MinTax', null, null]);
   });
 });
