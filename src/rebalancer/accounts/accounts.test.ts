@@ -238,12 +238,20 @@ describeEachDatabase('rebalancer account lists of a large firm', (database) => {
     const first = await createAccount(db, firmId, { cash: 1 });
     const registration = (await db.selectFrom('accounts').select('registration_id').where('id', '=', first).executeTakeFirstOrThrow()).registration_id;
     const now = new Date().toISOString();
+    const admin = await rebalancerSession(t);
+    const product = await createProduct(db, firmId, 100);
+    const model = await t.app.inject({
+      method: 'POST',
+      url: '/rebalancer/v1/modeling/models',
+      headers: { authorization: admin },
+      payload: { name: 'Bulk model', cashTargetPercent: 0, targets: [{ productId: product.id, targetPercent: 100, lowerTolerance: 5, upperTolerance: 5 }] },
+    });
+    const bulkModel: number = model.json().id;
     const rows = Array.from({ length: 1200 }, (_, i) => ({
-      firm_id: firmId, registration_id: registration, number: `BULK-${i}`, name: `Bulk ${i}`, custodian: 'Schwab', model_id: null, cash_cents: 100 * i, is_trading_blocked: 0 as const,
+      firm_id: firmId, registration_id: registration, number: `BULK-${i}`, name: `Bulk ${i}`, custodian: 'Schwab', model_id: bulkModel, cash_cents: 100 * i, is_trading_blocked: 0 as const,
       restricted_plan_id: null, is_active: 1 as const, sleeve_type: null, sleeve_target_pct: null, sleeve_tolerance_lower: null, sleeve_tolerance_upper: null, created_at: now, created_by: 'test', edited_at: now, edited_by: 'test',
     }));
     for (let i = 0; i < rows.length; i += 300) await db.insertInto('accounts').values(rows.slice(i, i + 300)).execute();
-    const admin = await rebalancerSession(t);
     const simple = await t.app.inject({ url: '/rebalancer/v1/account/accounts/simple?includevalue=true', headers: { authorization: admin } });
     expect(simple.statusCode).toBe(200);
     expect(simple.json()).toHaveLength(1201);
@@ -264,5 +272,12 @@ describeEachDatabase('rebalancer account lists of a large firm', (database) => {
     expect(await read('/v1/account/accounts/simple?$skip=990')).toEqual(ids.slice(990));
     expect(await read('/v1/account/accounts?$skip=1201')).toEqual([]);
     expect(await read('/v1/account/accounts?search=BULK-119')).toEqual(items.filter((a) => /^BULK-119\d?$/.test(a.accountNumber)).map((a) => a.id));
+
+    // Out of tolerance is judged a page of the model's accounts at a time, and answered whole:
+    // the bulk accounts hold only cash, so each is under every target's band.
+    const out = await t.app.inject({ url: `/rebalancer/v1/account/accounts/${bulkModel}/outOfTolerance/${product.id}?assetType=security`, headers: { authorization: admin } });
+    expect(out.statusCode).toBe(200);
+    expect(out.json().map((a: { accountId: number }) => a.accountId)).toEqual(items.filter((a) => a.accountNumber.startsWith('BULK-')).map((a) => a.id));
+    expect(out.json()[1]).toMatchObject({ accountNumber: 'BULK-1', currentInPercentage: 0, targetInPercentage: 100, currentInDollar: 0, differenceInDollar: -1 });
   });
 });

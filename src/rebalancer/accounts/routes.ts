@@ -107,6 +107,6 @@ export const rebalancerAccountRoutes: FastifyPluginAsyncTypebox<{ accounts: Reba
         response: responses({ 200: Type.Array(OutOfToleranceItem) }, [401, 403, 404]),
       },
     },
-    async (request) => accounts.outOfTolerance(principalOf(request), request.params.modelId, request.params.assetId, request.query.assetType),
+    async (request, reply) => sendJsonArray(reply, await accounts.outOfTolerance(principalOf(request), request.params.modelId, request.params.assetId, request.query.assetType)),
   );
 };

@@ -213,7 +213,7 @@ export class RebalancerAccountService {
    * it) is outside target − lower .. target + upper, weights taken on the investable value (value
    * less protected cash), as rule 1 of the rebalancing design judges tolerance.
    */
-  async outOfTolerance(principal: Principal, modelId: number, assetId: number, assetType: string): Promise<OutOfToleranceItem[]> {
+  async outOfTolerance(principal: Principal, modelId: number, assetId: number, assetType: string): Promise<AsyncGenerator<OutOfToleranceItem[]>> {
     const firmId = principal.firmId;
     if (assetType !== 'security' && assetType !== 'securityset') {
       throw validationError('querystring.assetType', `${assetType} is not served: the book keeps asset class, subclass and category as text without ids; use security (or securityset) with a security id`);
@@ -223,11 +223,10 @@ export class RebalancerAccountService {
     if (!target) throw notFound('security of the model', assetId);
     const members = [target.productId, ...target.equivalents];
     const prices = await this.repository.prices(firmId, members);
-    const out: OutOfToleranceItem[] = [];
-    for await (const rows of pagesById((afterId, limit) => this.repository.rows(firmId, { modelId, skip: 0 }, afterId, limit, 0))) {
-      out.push(...(await this.outOfBand(firmId, rows, target, members, prices)));
-    }
-    return out;
+    // A page of the model's accounts at a time, answered as it is judged (a model may hold most of a
+    // firm's accounts: 2,883 of them took 110 ms to value, built whole in one turn of the event loop).
+    const rows = pagesById((afterId, limit) => this.repository.rows(firmId, { modelId, skip: 0 }, afterId, limit, 0));
+    return mapPages(rows, (page) => this.outOfBand(firmId, page, target, members, prices));
   }
 
   private async outOfBand(firmId: number, rows: Row[], target: ModelTarget, members: number[], prices: Map<number, number | null>): Promise<OutOfToleranceItem[]> {
