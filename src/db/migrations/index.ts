@@ -18,7 +18,7 @@ import { taxLotsByDate } from './0016_tax_lots_by_date.js';
 import { riskClientsByHousehold } from './0017_risk_clients_by_household.js';
 import { tenantKeys } from './0018_tenant_keys.js';
 import { tradeInstancePages } from './0019_trade_instance_pages.js';
-import { instanceLookups } from './0020_instance_lookups.js';
+import { boundedLookups } from './0020_bounded_lookups.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -41,7 +41,7 @@ const migrations: Record<string, Migration> = {
   '0017_risk_clients_by_household': riskClientsByHousehold,
   '0018_tenant_keys': tenantKeys,
   '0019_trade_instance_pages': tradeInstancePages,
-  '0020_instance_lookups': instanceLookups,
+  '0020_bounded_lookups': boundedLookups,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,7 +2,7 @@ import { Migrator, NO_MIGRATIONS } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, tablesOf } from '../../../test/support/databases.js';
 import { type Db, migrateToLatest, retryBookkeeping } from '../database.js';
-import { instanceLookups } from './0020_instance_lookups.js';
+import { boundedLookups } from './0020_bounded_lookups.js';
 import { migrationProvider } from './index.js';
 
 /** Every migration can be undone: all the way down leaves no table, and up again restores them all. */
@@ -38,7 +38,7 @@ describeEachDatabase('migrations down and up', (database) => {
       .values({ name: 'Lots firm', code: 'LOTS', multi_trade_block: 1, trade_block_dates: 1, trade_block_custom_types: 0, default_asset_values: 'PendingTransactionsAndOrders', created_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await instanceLookups.down!(db.kysely);
+    await boundedLookups.down!(db.kysely);
     const requests = [{ taxOptions: { lotSelection: 'HIFO' } }, { taxOptions: {} }, { taxOptions: null }, { keys: [1, 2] }];
     const ids: number[] = [];
     for (const request of requests) {
@@ -49,7 +49,7 @@ describeEachDatabase('migrations down and up', (database) => {
         .executeTakeFirstOrThrow();
       ids.push(row.id);
     }
-    await instanceLookups.up(db.kysely);
+    await boundedLookups.up(db.kysely);
     const rows = await db.kysely.selectFrom('trade_instances').select(['id', 'lot_selection']).where('id', 'in', ids).orderBy('id').execute();
     expect(rows.map((r) => r.lot_selection)).toEqual(['HIFO', 'MinTax', null, null]);
   });

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { firmCheck } from '../../db/firm-check.js';
 import type { Database } from '../../db/schema.js';
 
 export interface GroupFilter {
@@ -68,12 +69,16 @@ export class GroupRepository {
   async aggAccountCounts(firmId: number, aggIds: number[]) {
     const out = new Map<number, number>(aggIds.map((id) => [id, 0]));
     if (aggIds.length === 0) return out;
+    // From the aggregates' models to their accounts by the model index, the firm a check on the
+    // accounts found: led by the firm, the count read every account of the firm for each page.
+    // An aggregate names each model once, so no account is counted twice.
     const rows = await this.db
-      .selectFrom('accounts as a')
-      .innerJoin('model_agg_models as m', 'm.model_id', 'a.model_id')
-      .select(['m.model_agg_id', (eb) => eb.fn.count<number>('a.id').distinct().as('n')])
-      .where('a.firm_id', '=', firmId)
+      .selectFrom('model_agg_models as m')
+      .innerJoin('accounts as a', 'a.model_id', 'm.model_id')
+      .select(['m.model_agg_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('m.firm_id', '=', firmId)
       .where('m.model_agg_id', 'in', aggIds)
+      .where(firmCheck('a.firm_id'), '=', firmId)
       .groupBy('m.model_agg_id')
       .execute();
     for (const r of rows) out.set(r.model_agg_id, Number(r.n));
