@@ -116,6 +116,8 @@ try {
   const deep = Math.max(0, total - 200);
   const lists = ['Clients', 'Registrations', 'Accounts', 'Products', 'Representatives'].flatMap((e) => [`/api/v1/Portfolio/${e}?$top=100`, `/api/v1/Portfolio/${e}?$top=100&$skip=${deep}`]);
   lists.push('/api/v1/Trading/TradeInstances?$top=100');
+  // A search no product matches, and one most do: neither may read every position of the firm.
+  lists.push('/api/v1/Portfolio/Assets/Simple/Search?search=no-such-product&$top=100', '/api/v1/Portfolio/Assets/Simple/Search?search=a&$top=100');
   const trades = `/api/v1/Trading/TradeInstances/${instanceId}/Trades`;
   lists.push(`${trades}?$top=100`, `${trades}?$top=100&$skip=${Math.max(0, tradeCount - 100)}`, `${trades}?$top=100&$count=true`, `${trades}?accountId=${keys[5000]}`);
   for (const path of lists) {
@@ -127,6 +129,8 @@ try {
   // how long it takes, and how long the server makes other requests wait meanwhile, beside the
   // same health check on the idle server.
   const rebalancerToken = (await app.inject({ url: '/rebalancer/v1/admin/token', headers })).json<{ eclipse_access_token: string }>().eclipse_access_token;
+  const aggs = await cannon(`${origin}/rebalancer/v1/modeling/modelAggs`, { authorization: `Session ${rebalancerToken}` });
+  console.log(`GET /rebalancer/v1/modeling/modelAggs (counts the accounts on each aggregate's models): ${show(aggs)}${aggs.p50 < 20 ? '' : ' (goal p50 < 20 ms: missed)'}`);
   const idle = await healthLatencies(origin, 50);
   for (const path of ['/rebalancer/v1/account/accounts', '/rebalancer/v1/account/accounts/simple', '/rebalancer/v1/account/cashneeds']) {
     const started = performance.now();
