@@ -165,11 +165,12 @@ export class TradeBlockRepository {
     return ids;
   }
 
-  async updateDetail(
-    id: number,
+  /** The same columns on every detail of `ids`. */
+  async updateDetails(
+    ids: number[],
     columns: Partial<Pick<DetailRow, 'description' | 'start_date' | 'end_date' | 'is_deleted' | 'reason_id' | 'version' | 'edited_at' | 'edited_by'>>,
   ) {
-    await this.db.updateTable('trade_block_details').set(columns).where('id', '=', id).execute();
+    for (const part of chunks(ids)) await this.db.updateTable('trade_block_details').set(columns).where('id', 'in', part).execute();
   }
 
   async insertHistory(rows: Insertable<TradeBlockHistoryTable>[]) {
