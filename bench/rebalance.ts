@@ -200,7 +200,10 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
       console.log(
         `${name}: with taxOptions ${taxed.seconds.toFixed(2)} s${each(taxRuns)} (${taxed.trades} trades, ${taxed.status.errorCount} accounts with errors` +
           (totals ? `; ${summary.length} households, ${Math.round(totals.harvested)} harvested, ${totals.moves} wash-sale moves, ${totals.cuts} budget cuts` : '') +
-          `) = ${(taxed.seconds / seconds).toFixed(2)}x the run without${PROFILE === 'advisory' ? ' (goal <= 1.5x)' : ''}, ${(taxed.seconds / floorSeconds).toFixed(2)}x floor; peak memory: ${taxMemory}`,
+          `) = ${(taxed.seconds / seconds).toFixed(2)}x the run without${PROFILE === 'advisory' ? ' (goal <= 1.5x)' : ''}` +
+          // Runs alternate, so each pair ran on the machine of the same minutes: its ratio is the steadier figure.
+          (taxRuns.length > 1 ? ` (pair by pair: ${taxRuns.map((r, i) => `${(r.seconds / plainRuns[i]!.seconds).toFixed(2)}x`).join(', ')})` : '') +
+          `, ${(taxed.seconds / floorSeconds).toFixed(2)}x floor; peak memory: ${taxMemory}`,
       );
       console.log(
         `${name}: tax-aware I/O floor ${taxFloorSeconds.toFixed(2)} s (read ${taxFloor.positions} positions and the ${taxFloor.lots} lots of taxable accounts ${taxFloor.readSeconds.toFixed(2)} s, ` +
