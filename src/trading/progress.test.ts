@@ -1,8 +1,9 @@
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it, vi } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
 import { createTestBook, type TestBook } from '../../test/support/book.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { followBatch } from '../../examples/follow-batch.js';
+import { TradingRepository } from './repository.js';
 
 /** Issue 18: a batch shows its progress while it runs, a chunk of accounts at a time. */
 describeEachDatabase('rebalance progress', (database) => {
@@ -52,5 +53,21 @@ describeEachDatabase('rebalance progress', (database) => {
     expect(started.statusCode, started.body).toBe(200);
     const chunks = await t.db.kysely.selectFrom('batch_chunks').select('keys').where('batch_id', '=', started.json<number>()).orderBy('id').execute();
     expect(chunks.map((c) => JSON.parse(c.keys) as number[])).toEqual(keys.map((k) => [k]));
+  });
+
+  it('reads the stored request (every key of the run) once for the batch, not once a chunk', async () => {
+    const keys: number[] = [];
+    for (let i = 0; i < 7; i++) keys.push(await book.account());
+    const reads = vi.spyOn(TradingRepository.prototype, 'batchRequest');
+    try {
+      const done = await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades?wait=true', payload: { routine: 'Rebalance', entity: 'Account', reason: 'NeedReview', keys }, headers: { authorization: await t.session('advisor') } });
+      expect(done.statusCode, done.body).toBe(200);
+      const chunks = await t.db.kysely.selectFrom('batch_chunks').select('done_at').where('batch_id', '=', done.json<number>()).execute();
+      expect(chunks).toHaveLength(4);
+      expect(chunks.every((c) => c.done_at !== null)).toBe(true);
+      expect(reads.mock.calls.filter(([batchId]) => batchId === done.json<number>())).toHaveLength(1);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });

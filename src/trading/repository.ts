@@ -188,10 +188,23 @@ export class TradingRepository {
     return this.db
       .selectFrom('batch_chunks as c')
       .innerJoin('batches as b', 'b.id', 'c.batch_id')
-      .innerJoin('trade_instances as i', 'i.id', 'b.trade_instance_id')
-      .select(['c.id', 'c.firm_id', 'c.batch_id', 'c.keys', 'c.attempts', 'c.done_at', 'b.status as batch_status', 'b.trade_instance_id', 'b.created_at', 'i.request'])
+      .select(['c.id', 'c.firm_id', 'c.batch_id', 'c.keys', 'c.attempts', 'c.done_at', 'b.status as batch_status', 'b.trade_instance_id', 'b.created_at'])
       .where('c.id', '=', chunkId)
       .executeTakeFirst();
+  }
+
+  /**
+   * The stored request of a batch. Not part of `chunk`: it holds every key of the run (8 MB for a
+   * million accounts), and a process reads it once per batch, not once per chunk.
+   */
+  async batchRequest(batchId: number): Promise<string> {
+    const row = await this.db
+      .selectFrom('batches as b')
+      .innerJoin('trade_instances as i', 'i.id', 'b.trade_instance_id')
+      .select('i.request')
+      .where('b.id', '=', batchId)
+      .executeTakeFirstOrThrow();
+    return row.request;
   }
 
   async countAttempt(chunkId: number) {

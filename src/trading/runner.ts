@@ -45,11 +45,13 @@ export class BatchRunner {
     private readonly clock: Clock,
   ) {}
 
-  private plan(batchId: number, requestJson: string): BatchPlan {
+  /** The batch's plan, read and parsed once a process (the request holds every key of the run). */
+  private async plan(batchId: number): Promise<BatchPlan> {
     let plan = this.plans.get(batchId);
     if (!plan) {
+      const request = JSON.parse(await this.repository.batchRequest(batchId)) as StoredRequest;
       if (this.plans.size >= 16) this.plans.delete(this.plans.keys().next().value!);
-      plan = planOf(JSON.parse(requestJson) as StoredRequest);
+      plan = planOf(request);
       this.plans.set(batchId, plan);
     }
     return plan;
@@ -71,7 +73,7 @@ export class BatchRunner {
     const chunk = await this.repository.chunk(chunkId);
     if (!chunk || chunk.done_at !== null || chunk.batch_status !== 'Running') return;
     await this.repository.countAttempt(chunkId);
-    const plan = this.plan(chunk.batch_id, chunk.request);
+    const plan = await this.plan(chunk.batch_id);
     // The business date of the run is the day the batch was created, whatever day a retry runs.
     const context = await this.context(chunk.batch_id, chunk.firm_id, chunk.created_at.slice(0, 10));
     const keys = JSON.parse(chunk.keys) as number[];
