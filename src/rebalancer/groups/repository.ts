@@ -49,6 +49,21 @@ export class GroupRepository {
     return out;
   }
 
+  /** group id → how many accounts it holds, counted from the membership's key (a list page reads no member). */
+  async tradeGroupAccountCounts(firmId: number, groupIds: number[]) {
+    const out = new Map<number, number>(groupIds.map((id) => [id, 0]));
+    if (groupIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('trade_group_accounts')
+      .select(['trade_group_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('trade_group_id', 'in', groupIds)
+      .where('firm_id', '=', firmId)
+      .groupBy('trade_group_id')
+      .execute();
+    for (const r of rows) out.set(r.trade_group_id, Number(r.n));
+    return out;
+  }
+
   /** aggregate model id → its models with their weights. */
   async aggModels(firmId: number, aggIds: number[]) {
     const out = new Map<number, { modelId: number; name: string; weightPercent: number }[]>(aggIds.map((id) => [id, []]));

@@ -8,8 +8,8 @@ export class GroupService {
 
   async tradeGroups(firmId: number, filter: GroupFilter): Promise<{ items: TradeGroupItem[]; total: number }> {
     const { rows, total } = await this.repository.page('trade_groups', firmId, filter);
-    const accounts = await this.repository.tradeGroupAccounts(firmId, rows.map((r) => r.id));
-    return { items: rows.map((r) => ({ id: r.id, name: r.name, accountCount: accounts.get(r.id)?.length ?? 0 })), total };
+    const counts = await this.repository.tradeGroupAccountCounts(firmId, rows.map((r) => r.id));
+    return { items: rows.map((r) => ({ id: r.id, name: r.name, accountCount: counts.get(r.id) ?? 0 })), total };
   }
 
   async tradeGroup(firmId: number, id: number): Promise<TradeGroupDetail> {
