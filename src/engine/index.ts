@@ -9,3 +9,4 @@ export * from './types.js';
 export { rebalanceHousehold } from './tax/household.js';
 export { TAX_INFO_CODES } from './tax/notes.js';
 export { orderLots, relieve, sliceOf, isLongTerm, type LotSlice } from './tax/lots.js';
+export { lotMethodOf } from './tax/plan.js';

@@ -1,6 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import { DomainError, notFound, validationFailed } from '../shared/errors.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
+import { lotMethodOf } from '../engine/index.js';
 import { mapPages, pagesById } from '../shared/pages.js';
 import type { Principal } from '../auth/service.js';
 import type { JobQueue } from './queue.js';
@@ -113,7 +114,7 @@ export class TradingService {
       routine: 'Rebalance',
       notes: request.notes ?? null,
       request: JSON.stringify(stored),
-      lotSelection: stored.options.taxOptions ? (stored.options.taxOptions.lotSelection ?? 'MinTax') : null,
+      lotSelection: stored.options.taxOptions ? lotMethodOf(stored.options.taxOptions) : null,
       chunks,
       totalItems: chunks.reduce((n, c) => n + c.length, 0),
       now: this.clock.now().toISOString(),

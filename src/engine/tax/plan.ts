@@ -76,11 +76,19 @@ export interface PlanInputs {
   readonly recentBuyGroups: ReadonlySet<string>;
 }
 
+/**
+ * The lot method a tax-aware run sells by: the one asked for, MinTax when none is named. Recording
+ * the run's executions later relieves lots by the same method (trading/service.ts stores it).
+ */
+export function lotMethodOf(options: TaxOptions): LotSelection {
+  return options.lotSelection ?? 'MinTax';
+}
+
 export function newTaxPlan(i: PlanInputs): TaxPlan {
   const forced = i.reason === 'Withdraw' || i.reason === 'Withdraw100Pct';
   const taxable = i.taxStatus === 'Taxable';
   return {
-    method: i.options.lotSelection ?? 'MinTax',
+    method: lotMethodOf(i.options),
     taxable,
     asOfDate: i.asOfDate,
     budgetShort: i.budgetShort,
