@@ -8,6 +8,7 @@ import { migrationProvider } from './migrations/index.js';
 import { type Dialect, dialectOf } from './dialect.js';
 import type { Database } from './schema.js';
 import { type RowStatement, objectRows } from './sqlite-rows.js';
+import { allowDirectReads } from './direct-reads.js';
 
 // bigint columns hold cents, micros and ids, all far below 2^53: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -65,7 +66,11 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     sqlite.pragma('busy_timeout = 5000');
     // WAL makes NORMAL durable across application crashes; only an OS crash can lose the last commits.
     sqlite.pragma('synchronous = NORMAL');
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const statements = withStatementCache(sqlite);
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+    // Only while no transaction is open on the one connection: a read then would see (and run
+    // inside) another request's uncommitted transaction. Kysely's path waits its turn instead.
+    allowDirectReads(kysely, (text, parameters) => (sqlite.open && !sqlite.inTransaction ? statements.prepare(text).all(parameters) : undefined));
     return { kysely, dialect: dialectOf(kysely), close: () => kysely.destroy() };
   }
   const pool = new pg.Pool({

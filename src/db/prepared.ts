@@ -1,4 +1,5 @@
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { readDirectly } from './direct-reads.js';
 import type { Database } from './schema.js';
 
 class Argument {
@@ -9,12 +10,13 @@ class Argument {
  * A hot query of fixed shape, built and compiled once per dialect: Kysely's builder and compiler
  * cost more than an indexed point read. The query is built with markers in place of the
  * arguments; each call swaps the markers for the real values. Only for queries whose SQL does not
- * depend on the values (no `in` lists, no optional clauses).
+ * depend on the values (no `in` lists, no optional clauses). On embedded SQLite a read runs on the
+ * statement directly when no transaction is open (direct-reads.ts).
  */
 export function preparedQuery<A extends unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>) {
   // Keyed by the dialect's adapter class: placeholders and quoting differ between dialects.
   const compiled = new Map<unknown, CompiledQuery<R>>();
-  return (db: Kysely<Database>, ...args: A) => {
+  return async (db: Kysely<Database>, ...args: A): Promise<QueryResult<R>> => {
     const dialect = db.getExecutor().adapter.constructor;
     let query = compiled.get(dialect);
     if (!query) {
@@ -22,6 +24,7 @@ export function preparedQuery<A extends unknown[], R>(build: (db: Kysely<Databas
       compiled.set(dialect, query);
     }
     const parameters = query.parameters.map((p) => (p instanceof Argument ? args[p.index] : p));
-    return db.executeQuery<R>({ ...query, parameters });
+    const rows = query.query.kind === 'SelectQueryNode' ? readDirectly(db, query.sql, parameters) : undefined;
+    return rows ? { rows: rows as R[] } : db.executeQuery<R>({ ...query, parameters });
   };
 }
