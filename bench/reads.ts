@@ -2,7 +2,8 @@
  * Reads that must not grow with the firm: `npx tsx bench/reads.ts [--accounts 100000] [--duration 5] [--connections 10]`.
  * Seeds a demo firm (SQLite file) and serves it; autocannon (from a worker thread) measures, one
  * target after another in the same run, req/s with p50/p99:
- * - a bare Fastify hello-world, and an authenticated GET of a single trade block (goal >= 50 %);
+ * - a bare Fastify hello-world, and an authenticated GET of a single trade block (goal >= 50 %),
+ *   beside a bare route making the same two reads with better-sqlite3 directly (the route's floor);
  * - a bare Fastify route sending the exact body of a page of 100 accounts, and that page
  *   (goal >= 50 %, no timeouts);
  * - every list route's first and a deep page (goal: p50 < 20 ms on a 100,000 account firm), the
@@ -15,8 +16,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import SqliteDatabase from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
+import { digest } from '../src/auth/secrets.js';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest, openDatabase } from '../src/db/database.js';
 import { seedDemoFirm } from '../src/seed/demo.js';
@@ -99,15 +102,31 @@ try {
   const bare = Fastify({ logger: false });
   bare.get('/hello', async () => ({ hello: 'world' }));
   bare.get('/page', async (_request, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(body));
+  // Where a single trade block's floor is: a bare route making the route's two reads (the token,
+  // the block) with better-sqlite3 directly on the same file and sending the same body.
+  const direct = new SqliteDatabase(join(dir, 'bench.sqlite'), { readonly: true });
+  const tokenRead = direct.prepare(
+    `select t.id, t.user_id, t.firm_id, u.kind, p.privilege from access_tokens t join users u on u.id = t.user_id left join role_privileges p on p.role_id = u.role_id
+     where t.token_hash = ? and t.audience = 'platform' and t.revoked_at is null and t.expires_at > ? and u.is_active = 1`,
+  );
+  const blockRead = direct.prepare('select d.*, f.trade_block_dates from trade_block_details d join firms f on f.id = d.firm_id where d.firm_id = ? and d.id = ?');
+  const blockBody = await (await fetch(`${origin}/api/v1/Trading/TradeBlocks/${blockId}`, { headers })).text();
+  bare.get('/block/:id', async (request, reply) => {
+    const owner = tokenRead.all(digest(String(request.headers.authorization).slice('Session '.length)), new Date().toISOString())[0] as { firm_id: number } | undefined;
+    if (!owner || !blockRead.get(owner.firm_id, Number((request.params as { id: string }).id))) return reply.code(404).send();
+    return reply.header('content-type', 'application/json; charset=utf-8').send(blockBody);
+  });
   const bareOrigin = await listen(bare);
 
   const hello = await cannon(`${bareOrigin}/hello`);
+  const bareBlock = await cannon(`${bareOrigin}/block/${blockId}`, headers);
   const block = await cannon(`${origin}/api/v1/Trading/TradeBlocks/${blockId}`, headers);
   const barePage = await cannon(`${bareOrigin}/page`);
   const page = await cannon(pageUrl, headers);
   const pct = (a: Rate, b: Rate) => `${((a.rps / b.rps) * 100).toFixed(0)} %`;
   console.log(`bare Fastify hello-world:                 ${show(hello)}`);
-  console.log(`GET /v1/Trading/TradeBlocks/{id}:         ${show(block)} = ${pct(block, hello)} of hello-world (goal >= 50 %)`);
+  console.log(`bare route, the same two reads directly:  ${show(bareBlock)} = ${pct(bareBlock, hello)} of hello-world`);
+  console.log(`GET /v1/Trading/TradeBlocks/{id}:         ${show(block)} = ${pct(block, hello)} of hello-world (goal >= 50 %), ${pct(block, bareBlock)} of the bare route with its reads`);
   console.log(`bare Fastify route, same ${(body.length / 1024).toFixed(1)} KB body: ${show(barePage)}`);
   console.log(`GET /v1/Portfolio/Accounts?$top=100:      ${show(page)} = ${pct(page, barePage)} of the bare route (goal >= 50 %, no timeouts)`);
   const counted = await cannon(`${pageUrl}&$count=true`, headers);
@@ -145,6 +164,7 @@ try {
     );
   }
   await bare.close();
+  direct.close();
   await app.close();
 } finally {
   await db.close();
