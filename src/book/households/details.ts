@@ -55,10 +55,13 @@ export async function withHouseholdDetails<H extends { id: number; name: string;
   const holdings = heldValueCents(accountIds.length === 0 ? [] : await repository.pricedHoldingsOf(firmId, accountIds));
   const representativeName = new Map(representatives.map((r) => [r.id, r.name]));
   const survey = new Map(surveys.map((s) => [s.household_id, s]));
+  // Grouped once: filtering the page's accounts for each household costs households × accounts.
+  const accountsOf = groupByClient(accounts);
+  const registrationsOf = groupByClient(registrations);
 
   return households.map((household) => {
-    const own = accounts.filter((a) => a.client_id === household.id);
-    const members = registrations.filter((g) => g.client_id === household.id);
+    const own = accountsOf.get(household.id) ?? [];
+    const members = registrationsOf.get(household.id) ?? [];
     const totalCents = (a: (typeof own)[number]) => Number(a.cash_cents) + (holdings.get(a.id) ?? 0);
     const cashCents = own.reduce((sum, a) => sum + Number(a.cash_cents), 0);
     const holdingsCents = own.reduce((sum, a) => sum + (holdings.get(a.id) ?? 0), 0);
@@ -113,4 +116,15 @@ export async function withHouseholdDetails<H extends { id: number; name: string;
         .map((a) => ({ accountId: a.id, restrictedPlanId: a.restricted_plan_id!, restrictedPlanName: a.restricted_plan_name ?? '' })),
     };
   });
+}
+
+/** Rows by their household, each list in the rows' order. */
+function groupByClient<T extends { client_id: number }>(rows: readonly T[]): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const row of rows) {
+    const list = out.get(row.client_id);
+    if (list) list.push(row);
+    else out.set(row.client_id, [row]);
+  }
+  return out;
 }
