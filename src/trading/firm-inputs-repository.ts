@@ -8,20 +8,10 @@ import {
   type SetAsideCash,
 } from '../engine/index.js';
 import { toEngineSetAside } from '../set-aside-cash/engine-input.js';
+import { groupBy } from '../shared/group-by.js';
 
 /** Ids per `in (...)` list: far below SQLite's and PostgreSQL's parameter limits. */
 const CHUNK = 500;
-
-function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
-  const out = new Map<number, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const list = out.get(k);
-    if (list) list.push(row);
-    else out.set(k, [row]);
-  }
-  return out;
-}
 
 function chunked<T>(items: T[]): T[][] {
   const out: T[][] = [];

@@ -1,3 +1,4 @@
+import { groupBy } from '../../shared/group-by.js';
 import { centsToDollars } from '../../shared/money.js';
 import { heldValueCents } from '../holding-values.js';
 import type { HouseholdDetailsRepository } from './repository.js';
@@ -56,8 +57,8 @@ export async function withHouseholdDetails<H extends { id: number; name: string;
   const representativeName = new Map(representatives.map((r) => [r.id, r.name]));
   const survey = new Map(surveys.map((s) => [s.household_id, s]));
   // Grouped once: filtering the page's accounts for each household costs households × accounts.
-  const accountsOf = groupByClient(accounts);
-  const registrationsOf = groupByClient(registrations);
+  const accountsOf = groupBy(accounts, (a) => a.client_id);
+  const registrationsOf = groupBy(registrations, (g) => g.client_id);
 
   return households.map((household) => {
     const own = accountsOf.get(household.id) ?? [];
@@ -116,15 +117,4 @@ export async function withHouseholdDetails<H extends { id: number; name: string;
         .map((a) => ({ accountId: a.id, restrictedPlanId: a.restricted_plan_id!, restrictedPlanName: a.restricted_plan_name ?? '' })),
     };
   });
-}
-
-/** Rows by their household, each list in the rows' order. */
-function groupByClient<T extends { client_id: number }>(rows: readonly T[]): Map<number, T[]> {
-  const out = new Map<number, T[]>();
-  for (const row of rows) {
-    const list = out.get(row.client_id);
-    if (list) list.push(row);
-    else out.set(row.client_id, [row]);
-  }
-  return out;
 }
