@@ -5,14 +5,19 @@
  * small seeded firm in two steps (the book, then positions.csv alone, against stored accounts)
  * on a temporary SQLite file and, when TEST_DATABASE_URL or DATABASE_URL is set, on a fresh
  * PostgreSQL schema. Prints rows/s and peak RSS of each step.
+ * Beside the SQLite positions step, in the same run, its floor: the same file read with the same
+ * CSV parser and the same rows (positions, each with its lot) inserted with better-sqlite3
+ * directly, on a copy of the database as it stood before the step, with no validation at all.
  * Goal (issue 16): positions.csv loads at 200,000 rows/s or more on SQLite, in bounded memory.
  */
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, createReadStream, createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
+import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
+import { csvRowBatches } from '../src/shared/csv.js';
 import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
 import { importBook } from '../src/import/index.js';
 import { seedDemoFirm } from '../src/seed/demo.js';
@@ -41,7 +46,44 @@ function rssSampler() {
   };
 }
 
-async function run(name: string, db: Db, dir: string): Promise<void> {
+/**
+ * The positions step's floor on SQLite: parse `csv` with the importer's CSV reader and insert each
+ * row's position and lot with prepared statements in one transaction, on `copy` (the database as
+ * it stood before the step). Account numbers and tickers are resolved through maps read before the
+ * clock starts; nothing is checked. Seconds, and the file rows read.
+ */
+async function sqliteFloor(copy: string, firmId: number, csv: string): Promise<{ seconds: number; rows: number }> {
+  const db = new SqliteDatabase(copy);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('synchronous = NORMAL');
+    const accountOf = new Map((db.prepare('select number, id from accounts where firm_id = ?').raw().all(firmId) as [string, number][]).map(([n, id]) => [n, id]));
+    const productOf = new Map((db.prepare('select ticker, id from products where firm_id = ?').raw().all(firmId) as [string, number][]).map(([t, id]) => [t, id]));
+    const position = db.prepare('insert into positions (firm_id, account_id, product_id, shares_micros, cost_cents) values (?, ?, ?, ?, ?)');
+    const lot = db.prepare('insert into tax_lots (firm_id, position_id, shares_micros, cost_cents, acquired_date) values (?, ?, ?, ?, ?)');
+    const started = performance.now();
+    let rows = 0;
+    db.exec('begin');
+    for await (const batch of csvRowBatches(createReadStream(csv, { encoding: 'utf8' }), 5_000)) {
+      for (const { line, cells } of batch) {
+        if (line === 1) continue;
+        const [account, ticker, shares, cost, acquired] = cells as [string, string, string, string, string];
+        const sharesMicros = Math.round(Number(shares) * 1e6);
+        const costCents = Math.round(Number(cost) * 100);
+        const id = position.run(firmId, accountOf.get(account), productOf.get(ticker), sharesMicros, costCents).lastInsertRowid;
+        lot.run(firmId, id, sharesMicros, costCents, acquired);
+        rows++;
+      }
+    }
+    db.exec('commit');
+    return { seconds: (performance.now() - started) / 1000, rows };
+  } finally {
+    db.close();
+  }
+}
+
+async function run(name: string, db: Db, dir: string, copy?: string): Promise<void> {
   await migrateToLatest(db);
   const { firm } = await seedDemoFirm(db, { households: 5, seed: 3, asOf: '2025-06-30', firmCode: 'IMPORTBENCH' });
   const rep = await db.kysely.selectFrom('representatives').select('number').where('firm_id', '=', firm.id).orderBy('id').executeTakeFirstOrThrow();
@@ -61,13 +103,29 @@ async function run(name: string, db: Db, dir: string): Promise<void> {
     ['clients, registrations, accounts', ['clients.csv', 'registrations.csv', 'accounts.csv']],
     ['positions.csv', ['positions.csv']],
   ] as const) {
+    let floor: { seconds: number; rows: number } | undefined;
+    if (copy && step === 'positions.csv') {
+      // Nothing writes meanwhile: the file and its write-ahead log together are the database.
+      copyFileSync(join(dir, 'bench.sqlite'), copy);
+      if (existsSync(join(dir, 'bench.sqlite-wal'))) copyFileSync(join(dir, 'bench.sqlite-wal'), `${copy}-wal`);
+      floor = await sqliteFloor(copy, firm.id, file('positions.csv'));
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${copy}${suffix}`, { force: true });
+    }
     const stopRss = rssSampler();
     const started = performance.now();
     const report = await importBook(db, firm.id, files.map(file));
     const seconds = (performance.now() - started) / 1000;
     if (!report.ok) throw new Error(`${name}: import failed: ${JSON.stringify(report.errors.slice(0, 5))}`);
     const rows = Object.values(report.imported).reduce((a, b) => a + b, 0);
-    console.log(`${name}: ${step}: ${rows} rows in ${seconds.toFixed(1)} s = ${Math.round(rows / seconds)} rows/s (analyze included), peak RSS ${stopRss()} MiB`);
+    const fileRows = Object.values(report.read).reduce((a, b) => a + b, 0);
+    console.log(
+      `${name}: ${step}: ${fileRows} file rows, ${rows} rows written in ${seconds.toFixed(1)} s = ${Math.round(fileRows / seconds)} file rows/s, ${Math.round(rows / seconds)} rows written/s (analyze included), peak RSS ${stopRss()} MiB`,
+    );
+    if (floor) {
+      console.log(
+        `${name}: floor: the same file parsed and its rows inserted with better-sqlite3 directly, unchecked: ${floor.seconds.toFixed(1)} s = ${Math.round(floor.rows / floor.seconds)} file rows/s; import = ${(seconds / floor.seconds).toFixed(2)}x floor (goal 200,000 file rows/s)`,
+      );
+    }
   }
 }
 
@@ -76,7 +134,7 @@ try {
   console.log(`import bench: ${ACCOUNTS} accounts, ${POSITIONS} positions (${PER_ACCOUNT} an account)`);
   const sqlite = openDatabase({ dialect: 'sqlite', file: join(dir, 'bench.sqlite') });
   try {
-    await run('sqlite', sqlite, dir);
+    await run('sqlite', sqlite, dir, join(dir, 'floor.sqlite'));
   } finally {
     await sqlite.close();
   }
