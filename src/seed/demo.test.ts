@@ -191,6 +191,14 @@ describeEachDatabase('seedDemoFirm writes every profile whole', (dialect) => {
       const { firm } = await seedDemoFirm(target.db, { households: 12, seed: 4, asOf: '2025-06-30', chunkSize: 5, profile, firmCode: `FK${profile.length}` });
       const accounts = await target.db.kysely.selectFrom('accounts').select('id').where('firm_id', '=', firm.id).execute();
       expect(accounts.length).toBeGreaterThanOrEqual(12);
+      if (profile === 'direct-indexing') {
+        // Harvest replacements are written as the ids of the same firm's stocks of the same sector.
+        const products = await target.db.kysely.selectFrom('products').select(['id', 'category', 'harvest_replacement_product_id']).where('firm_id', '=', firm.id).execute();
+        const byId = new Map(products.map((p) => [p.id, p]));
+        const named = products.filter((p) => p.harvest_replacement_product_id !== null);
+        expect(named.length).toBeGreaterThan(400);
+        for (const p of named) expect(byId.get(p.harvest_replacement_product_id!)?.category).toBe(p.category);
+      }
       if (target.db.dialect !== 'sqlite') return;
       expect((await sql`pragma foreign_key_check`.execute(target.db.kysely)).rows).toEqual([]);
       expect((await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(target.db.kysely)).rows).toEqual([{ foreign_keys: 1 }]);

@@ -57,6 +57,26 @@ describe('book profiles', () => {
     }
   });
 
+  it('direct-indexing: every stock but the first of its sector names an earlier stock of its sector as harvest replacement', () => {
+    const { firm } = book('direct-indexing', 1);
+    const generated = firm.products.map((p, i) => ({ ...p, i })).filter((p) => p.type === 'Equity' && p.harvest_replacement_product_id !== undefined);
+    expect(generated.length).toBeGreaterThan(400);
+    const firstOfSector = new Set<string>();
+    for (const p of generated) {
+      const replacement = p.harvest_replacement_product_id;
+      if (replacement === null) {
+        // Only the first stock of a sector has none.
+        expect(firstOfSector.has(p.category!)).toBe(false);
+        firstOfSector.add(p.category!);
+        continue;
+      }
+      expect(replacement).toBeLessThan(p.i);
+      expect(firm.products[replacement!]!.category).toBe(p.category);
+    }
+    // The advisory shelf leaves replacements to the firm.
+    expect(book('advisory', 1).firm.products.every((p) => p.harvest_replacement_product_id === undefined)).toBe(true);
+  });
+
   it('parses the profile option', () => {
     expect(parseProfile(undefined)).toBe('demo');
     expect(parseProfile('advisory')).toBe('advisory');

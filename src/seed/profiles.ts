@@ -8,7 +8,8 @@
  *   of registrations (some dated, some already ended).
  * - direct-indexing: 300–500 single stocks an account out of a 520 stock universe, 4 index models
  *   of 320–500 names, 4–12 tax lots a position bought over five years at prices 45 % below to 35 %
- *   above today's, so every account holds short and long term gains and losses.
+ *   above today's, so every account holds short and long term gains and losses; each stock but
+ *   the first of its sector names the sector's stock before it as its harvest replacement.
  *
  * Extra draws use their own random streams, so the demo book is byte for byte what it was and a
  * profile's households do not shift when a feature's rate changes.
@@ -79,6 +80,9 @@ export function profileFirmBook(profile: ProfileName, seed: number, asOf: string
   const book: BookTables = { ...base, products: [...base.products], models: [...base.models], model_allocations: [...base.model_allocations], model_equivalents: [...base.model_equivalents], product_substitutions: [...base.product_substitutions] };
   const taken = new Set(PRODUCTS.map((p) => p.ticker));
   const first = book.products.length;
+  // Direct indexing harvests a stock's losses into another stock of its sector (tax-aware.md):
+  // each names the sector's stock before it (the first of a sector has none), chosen without a draw.
+  const lastOfSector = new Map<string, number>();
   for (let i = first; i < UNIVERSE_SIZE; i++) {
     // Advisory: a fund-heavy shelf with some stocks; direct indexing: single stocks only.
     const kind = profile === 'direct-indexing' ? 'Equity' : i % 5 === 0 ? 'Equity' : i % 5 === 1 ? 'MutualFund' : 'ETF';
@@ -97,7 +101,9 @@ export function profileFirmBook(profile: ProfileName, seed: number, asOf: string
       price_date: asOf,
       is_cash: 0,
       allows_fractional: kind === 'MutualFund' ? 1 : 0,
+      ...(profile === 'direct-indexing' ? { harvest_replacement_product_id: lastOfSector.get(category) ?? null } : {}),
     });
+    if (profile === 'direct-indexing') lastOfSector.set(category, i);
   }
   const productIds = book.products.map((_, i) => i);
   const stocks = productIds.filter((i) => book.products[i]!.type === 'Equity');

@@ -63,7 +63,10 @@ const SPECS: Record<TableName, TableSpec> = {
       is_cash: I,
       allows_fractional: I,
       wash_sale_group: T,
+      harvest_replacement_product_id: I,
     },
+    // A replacement is an earlier product of the same firm (seed/profiles.ts), so it is always written first.
+    refs: { harvest_replacement_product_id: 'products' },
     audit: true,
   },
   product_prices: {
@@ -309,6 +312,8 @@ export async function writeTables(
     const withId = numbered(table) || allocated?.[table] !== undefined;
     const newIds = withId ? (allocated?.[table] ?? (await allocateIds(conn, dialect, table, rows.length))) : [];
     if (newIds.length !== (withId ? rows.length : 0)) throw new Error(`${table}: ${newIds.length} ids allocated for ${rows.length} rows`);
+    // Set before the rows are read: a table may point at its own rows (a product's harvest replacement).
+    if (withId) ids[table] = [...(known[table] ?? []), ...newIds];
     const columns = Object.keys(spec.columns);
     // Millions of rows pass here: each column's reading is settled once per table, not per value.
     const readers = columns.map((c) => columnReader(spec, ids, table, c));
@@ -320,7 +325,6 @@ export async function writeTables(
       for (let c = 0; c < readers.length; c++) tuple[first + c] = (readers[c] as ColumnReader)(r);
       return tuple;
     });
-    if (withId) ids[table] = [...(known[table] ?? []), ...newIds];
     // One loop writes every generated table, so the column names are checked where the specs are
     // written (keys of the seed rows, which db/schema.ts types), not here.
     type Any = Column<typeof table>;

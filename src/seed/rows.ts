@@ -23,7 +23,7 @@ export interface FirmRows {
   partner_apps: SeedRow<'partner_apps', 'name' | 'client_secret_hash' | 'redirect_uris' | 'is_active' | 'created_at'>[];
   broker_dealers: SeedRow<'broker_dealers', 'name' | 'code' | 'is_active'>[];
   representatives: SeedRow<'representatives', 'broker_dealer_id' | 'first_name' | 'last_name' | 'name' | 'number' | 'email' | 'is_active' | 'details'>[];
-  products: SeedRow<'products', 'ticker' | 'name' | 'type' | 'class' | 'sub_class' | 'category' | 'price_micros' | 'price_date' | 'is_cash' | 'allows_fractional' | 'wash_sale_group'>[];
+  products: SeedRow<'products', 'ticker' | 'name' | 'type' | 'class' | 'sub_class' | 'category' | 'price_micros' | 'price_date' | 'is_cash' | 'allows_fractional' | 'wash_sale_group' | 'harvest_replacement_product_id'>[];
   product_prices: SeedRow<'product_prices', 'product_id' | 'price_date' | 'price_micros'>[];
   models: SeedRow<'models', 'name' | 'description' | 'cash_target_pct' | 'cash_lower_pct' | 'cash_upper_pct' | 'is_active'>[];
   model_allocations: SeedRow<'model_allocations', 'model_id' | 'product_id' | 'target_pct' | 'lower_pct' | 'upper_pct'>[];
