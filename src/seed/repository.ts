@@ -65,7 +65,7 @@ const SPECS: Record<TableName, TableSpec> = {
       wash_sale_group: T,
       harvest_replacement_product_id: I,
     },
-    // A replacement is an earlier product of the same firm (seed/profiles.ts), so it is always written first.
+    // Another product of the same write (seed/profiles.ts): writeTables draws the ids before it reads the rows.
     refs: { harvest_replacement_product_id: 'products' },
     audit: true,
   },
