@@ -4,7 +4,10 @@
  * API, and prints a SHA-256 of the sorted trade, transfer and message rows. Run it before and
  * after a change to the read or write path: the same book must give the same hash.
  *
- *   npx tsx bench/_trades-hash.ts [--households 3000] [--profile demo]
+ * With --tax the runs carry bench/rebalance.ts's taxOptions, and the hash also covers each
+ * trade's lots and estimated gains and the batch's household tax summaries.
+ *
+ *   npx tsx bench/_trades-hash.ts [--households 3000] [--profile demo] [--tax]
  */
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -14,7 +17,9 @@ import { migrateToLatest, openDatabase } from '../src/db/database.js';
 import { seedDemoFirm } from '../src/seed/demo.js';
 import { parseProfile } from '../src/seed/profiles.js';
 
-const { values } = parseArgs({ options: { households: { type: 'string', default: '3000' }, profile: { type: 'string', default: 'demo' } } });
+const { values } = parseArgs({ options: { households: { type: 'string', default: '3000' }, profile: { type: 'string', default: 'demo' }, tax: { type: 'boolean', default: false } } });
+// The taxOptions of bench/rebalance.ts: every rule of the tax-aware page at work at once.
+const TAX_OPTIONS = { lotSelection: 'MinTax', avoidWashSales: true, maxShortTermGain: 0, maxLongTermGain: 5000, harvestLosses: { minLossDollars: 500, minLossPercent: 5 } };
 const db = openDatabase({ dialect: 'sqlite', file: ':memory:' });
 await migrateToLatest(db);
 const credentials = await seedDemoFirm(db, { households: Number(values.households), seed: 11, asOf: '2025-06-30', firmCode: 'HASH', profile: parseProfile(values.profile) });
@@ -29,9 +34,12 @@ const login = await app.inject({
 });
 const authorization = `Session ${login.json().access_token}`;
 const hash = createHash('sha256');
-for (const level of ['Account', 'Registration']) {
-  const response = await app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', level, keys: ids } });
+// Tax-aware runs are per account (a household is planned together); a rebalance without them
+// runs at both levels.
+for (const level of values.tax ? ['Account'] : ['Account', 'Registration']) {
+  const response = await app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', level, keys: ids, ...(values.tax ? { taxOptions: TAX_OPTIONS } : {}) } });
   const batchId = response.json<number>();
+  if (typeof batchId !== 'number') throw new Error(`GenerateTrades answered ${response.statusCode} ${response.body}`);
   let status = { isDone: false } as { isDone: boolean; tradeInstanceId?: number };
   while (!status.isDone) {
     await new Promise((r) => setTimeout(r, 50));
@@ -39,16 +47,19 @@ for (const level of ['Account', 'Registration']) {
   }
   const trades = await db.kysely
     .selectFrom('trades')
-    .select(['account_id', 'product_id', 'side', 'trade_type', 'shares_micros', 'amount_cents', 'price_micros', 'reason', 'status'])
+    .select(['account_id', 'product_id', 'side', 'trade_type', 'shares_micros', 'amount_cents', 'price_micros', 'reason', 'status', ...(values.tax ? (['lots', 'short_term_gain_cents', 'long_term_gain_cents'] as const) : [])])
     .where('trade_instance_id', '=', status.tradeInstanceId!)
     .execute();
   const transfers = await db.kysely.selectFrom('sleeve_transfers').select(['registration_id', 'account_id', 'amount_cents']).where('trade_instance_id', '=', status.tradeInstanceId!).execute();
   const messages = await db.kysely.selectFrom('batch_messages').select(['account_id', 'severity', 'code', 'message']).where('batch_id', '=', batchId).execute();
-  const lines = [...trades, ...transfers, ...messages].map((r) => JSON.stringify(Object.values(r))).sort();
+  const summaries = values.tax
+    ? await db.kysely.selectFrom('batch_tax_summaries').select(['client_id', 'short_term_gain_cents', 'long_term_gain_cents', 'harvested_loss_cents', 'wash_sale_moves', 'budget_cuts']).where('batch_id', '=', batchId).execute()
+    : [];
+  const lines = [...trades, ...transfers, ...messages, ...summaries].map((r) => JSON.stringify(Object.values(r))).sort();
   for (const line of lines) hash.update(`${level}\t${line}\n`);
   const codes = new Map<string, number>();
   for (const m of messages) codes.set(`${m.severity} ${m.code}`, (codes.get(`${m.severity} ${m.code}`) ?? 0) + 1);
-  console.log(`${level}: ${trades.length} trades, ${transfers.length} transfers, ${messages.length} messages (${[...codes].map(([c, n]) => `${c} ${n}`).join(', ')})`);
+  console.log(`${level}: ${trades.length} trades, ${transfers.length} transfers, ${messages.length} messages, ${summaries.length} tax summaries (${[...codes].map(([c, n]) => `${c} ${n}`).join(', ')})`);
   // Cancel so the next level starts from the same book (open orders count in a rebalance).
   await app.inject({ method: 'POST', url: `/api/Trading/TradeInstances/${status.tradeInstanceId}/Action/Cancel`, headers: { authorization } });
 }

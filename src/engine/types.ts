@@ -96,6 +96,8 @@ export interface LotsSummary {
   readonly maxCostPerShare: number;
   /** The newest lot's acquired date (ISO). */
   readonly latestAcquiredOn: string;
+  /** The highest cost of one lot, in dollars: with maxCostPerShare it bounds any lot's loss. */
+  readonly maxLotCost: number;
 }
 
 /**

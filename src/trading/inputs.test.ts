@@ -135,7 +135,7 @@ describeEachDatabase('loadRebalancerInputs', (database) => {
     const { loaded } = await repository.accountsWithTaxes(await repository.firmContext(firmId, '2026-01-01'), [accountId]);
     const positions = loaded[0]!.snapshot.positions;
     const withLots = positions.find((p) => p.productId === held.id)!;
-    expect(withLots.lotsSummary).toEqual({ maxCostPerShare: 70, latestAcquiredOn: '2025-12-20' });
+    expect(withLots.lotsSummary).toEqual({ maxCostPerShare: 70, latestAcquiredOn: '2025-12-20', maxLotCost: 875 });
     expect([...withLots.taxLots!].sort((x, y) => x.acquiredOn!.localeCompare(y.acquiredOn!)).map(({ shares, costBasis, acquiredOn }) => ({ shares, costBasis, acquiredOn }))).toEqual([
       { shares: 10, costBasis: 400, acquiredOn: '2021-03-01' },
       { shares: 7.5, costBasis: 375, acquiredOn: '2024-07-04' },

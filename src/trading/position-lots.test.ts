@@ -7,7 +7,7 @@ describe('unpackPositions (an account packed in one row by the snapshot read)', 
   it('reads the triples in product order, each lot text to its own position, lots parsed only when read', () => {
     // The database may hand the triples in any order; lot segments name their product.
     const held = '[30,2500000,12345,10,1000000,9900,20,0,0]';
-    const lots = [`10 99.5 2025-05-01 [[7,1000000,9900,"2025-05-01"]]`, `30 60 2024-01-02 [[8,2000000,12000,"2024-01-02"],[9,500000,345,"2023-03-04"]]`].join(SEPARATOR);
+    const lots = [`10 99.5 2025-05-01 9900 [[7,1000000,9900,"2025-05-01"]]`, `30 60 2024-01-02 12000 [[8,2000000,12000,"2024-01-02"],[9,500000,345,"2023-03-04"]]`].join(SEPARATOR);
     const positions = unpackPositions(held, lots);
 
     expect(positions.map((p) => [p.productId, p.shares, p.costBasis])).toEqual([
@@ -15,7 +15,7 @@ describe('unpackPositions (an account packed in one row by the snapshot read)', 
       [20, 0, 0],
       [30, 2.5, 123.45],
     ]);
-    expect(positions.map((p) => p.lotsSummary)).toEqual([{ maxCostPerShare: 99.5, latestAcquiredOn: '2025-05-01' }, undefined, { maxCostPerShare: 60, latestAcquiredOn: '2024-01-02' }]);
+    expect(positions.map((p) => p.lotsSummary)).toEqual([{ maxCostPerShare: 99.5, latestAcquiredOn: '2025-05-01', maxLotCost: 99 }, undefined, { maxCostPerShare: 60, latestAcquiredOn: '2024-01-02', maxLotCost: 120 }]);
     expect(positions[1]!.taxLots).toBeUndefined();
     expect(positions[2]!.taxLots).toEqual([
       { id: 8, shares: 2, costBasis: 120, acquiredOn: '2024-01-02' },

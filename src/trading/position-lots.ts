@@ -1,6 +1,6 @@
 // A position's tax lots as the rebalance loader reads them: one text value per position, a short
-// summary ahead of the lots' JSON, "<max cost per share> <latest acquired date> [[id, shares_micros,
-// cost_cents, acquired_date], …]". The engine reads the summary for every position of a taxable
+// summary ahead of the lots' JSON, "<max cost per share> <latest acquired date> <max lot cost_cents>
+// [[id, shares_micros, cost_cents, acquired_date], …]". The engine reads the summary for every position of a taxable
 // account (is there a loss to harvest, a buy in the wash-sale window?) and the lots only of the
 // positions it sells or harvests; most of an advisory or direct-indexing book's lots are then never
 // parsed. The database builds it in the same pass over the lots (snapshot-repository.ts
@@ -35,8 +35,13 @@ export class StoredPosition implements Position {
     }
     const first = lots.indexOf(' ');
     const second = lots.indexOf(' ', first + 1);
-    this.lotsSummary = { maxCostPerShare: Number(lots.slice(0, first)), latestAcquiredOn: lots.slice(first + 1, second) };
-    this.#text = lots.slice(second + 1);
+    const third = lots.indexOf(' ', second + 1);
+    this.lotsSummary = {
+      maxCostPerShare: Number(lots.slice(0, first)),
+      latestAcquiredOn: lots.slice(first + 1, second),
+      maxLotCost: centsToDollars(Number(lots.slice(second + 1, third))),
+    };
+    this.#text = lots.slice(third + 1);
   }
 
   get taxLots(): readonly TaxLot[] | undefined {

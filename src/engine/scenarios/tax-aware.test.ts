@@ -196,6 +196,23 @@ describe('tax-loss harvesting', () => {
     expect(run(household([snap]), { harvestLosses: { minLossDollars: 0, minLossPercent: 20 } }, { reason: 'TaxLossHarvest' }).accounts[0]!.trades).toEqual([]);
   });
 
+  test("a lot summary that shows no lot can lose the minimum spares reading the lots; at the minimum they are read and harvested", () => {
+    // The lot of 23,000 at 230/sh loses 13 % at 200: at most 3,000 (23,000 × 13 %) for any lot.
+    let reads = 0;
+    const summarized = (): AccountSnapshot => {
+      const [position, ...rest] = snap.positions;
+      const lots = position!.taxLots;
+      const counted = { ...position!, lotsSummary: { maxCostPerShare: 230, latestAcquiredOn: '2024-04-29', maxLotCost: 23000 } };
+      Object.defineProperty(counted, 'taxLots', { get: () => (reads++, lots) });
+      return { ...snap, positions: [counted, ...rest] };
+    };
+    expect(run(household([summarized()]), { harvestLosses: { minLossDollars: 3000.01, minLossPercent: 5 } }, { reason: 'TaxLossHarvest' }).accounts[0]!.trades).toEqual([]);
+    expect(reads).toBe(0);
+    const a = run(household([summarized()]), { harvestLosses: { minLossDollars: 3000, minLossPercent: 5 } }, { reason: 'TaxLossHarvest' }).accounts[0]!;
+    expect(rows(a)).toEqual(['Sell VTI 100 @200 = 20000', 'Buy SCHB 400 @50 = 20000']);
+    expect(reads).toBeGreaterThan(0);
+  });
+
   test('a configured harvest replacement wins over the equivalents', () => {
     const products = new Map(PRODUCTS);
     products.set(VTI.id, { ...VTI, harvestReplacementProductId: BND.id });

@@ -86,6 +86,29 @@ export function retally(h: TaxedHolding): void {
 }
 
 /**
+ * Lots that hold more or fewer shares than the holding (pending items, a book without lots), made
+ * to hold its shares. Kept apart from lotsOf, which runs for every lot a run reads: code that runs
+ * rarely inside it leaves V8 without type feedback, and it stopped optimizing lotsOf (measured on
+ * the direct-indexing book: five times slower).
+ */
+function fitToShares(h: TaxedHolding, plan: TaxPlan, free: LotSlice[], held: LotSlice[], excess: number): void {
+  // Shares sold by pending items are gone from the holding: they take the first lots in order.
+  while (excess > 1e-9 && (free.length > 0 || held.length > 0)) {
+    const list = free.length > 0 ? free : held;
+    const first = list[0] as LotSlice;
+    if (first.shares <= excess + 1e-9) {
+      list.shift();
+      excess -= first.shares;
+    } else {
+      list[0] = { ...first, shares: first.shares - excess };
+      excess = 0;
+    }
+  }
+  // Shares no lot covers (pending buys, a book without lots) are relieved at their price, no gain.
+  if (excess < -1e-9) free.push({ id: null, shares: -excess, costPerShare: h.price, acquiredOn: plan.asOfDate, long: false, gainPerShare: 0, heldBack: false });
+}
+
+/**
  * The holding's lots in relief order, built on first use: the method's order for the lots a sell
  * may take, then (wash-sale rule 2) the loss lots of a group the household bought in the last 30
  * days, which only a forced cash raise may take.
@@ -106,21 +129,8 @@ export function lotsOf(h: TaxedHolding): LotSlice[] {
   let total = 0;
   for (const s of free) total += s.shares;
   for (const s of held) total += s.shares;
-  // Shares sold by pending items are gone from the holding: they take the first lots in order.
-  let excess = total - h.shares;
-  while (excess > 1e-9 && (free.length > 0 || held.length > 0)) {
-    const list = free.length > 0 ? free : held;
-    const first = list[0] as LotSlice;
-    if (first.shares <= excess + 1e-9) {
-      list.shift();
-      excess -= first.shares;
-    } else {
-      list[0] = { ...first, shares: first.shares - excess };
-      excess = 0;
-    }
-  }
-  // Shares no lot covers (pending buys, a book without lots) are relieved at their price, no gain.
-  if (excess < -1e-9) free.push({ id: null, shares: -excess, costPerShare: h.price, acquiredOn: plan.asOfDate, long: false, gainPerShare: 0, heldBack: false });
+  const excess = total - h.shares;
+  if (excess > 1e-9 || excess < -1e-9) fitToShares(h, plan, free, held, excess);
   let freeShares = 0;
   for (const s of free) freeShares += s.shares;
   h.lots = held.length > 0 ? free.concat(held) : free;

@@ -13,7 +13,7 @@ import type { LineTemplate } from '../lines.js';
 import { sliceOf, type LotSlice } from './lots.js';
 import { groupOf, type HarvestThresholds, type TaxPlan } from './plan.js';
 import { lotsOf } from './caps.js';
-import { maxCostPerShareOf, rawLotsOf } from './lot-source.js';
+import { lotCeilingOf, rawLotsOf } from './lot-source.js';
 
 interface Pick {
   readonly h: Holding;
@@ -39,10 +39,7 @@ function candidate(h: Holding, plan: TaxPlan, t: HarvestThresholds): Pick | null
   if (h.lotSource === null || h.frozen || h.sold > 0) return null;
   if (h.sellPriority === SellPriority.DoNotSell || h.sellPriority === SellPriority.HardToSell) return null;
   if (plan.recentBuyGroups.has(groupOf(h.product))) return null;
-  // A lot's loss is at most its cost per share less the price, and its percent highest for the
-  // costliest lot: when even that one misses the percent, no lot is read at all.
-  const maxCost = maxCostPerShareOf(h);
-  if (maxCost !== undefined && h.price > maxCost * (1 - Math.max(0, t.minLossPercent) / 100) * (1 + 1e-9) + 1e-9) return null;
+  if (cannotPass(h, t)) return null;
   const raw = rawLotsOf(h);
   // Most holdings have nothing to harvest: look at the lots as given before anything else.
   let any = false;
@@ -55,6 +52,20 @@ function candidate(h: Holding, plan: TaxPlan, t: HarvestThresholds): Pick | null
   if (!any) return null;
   const slices = h.lots !== null || total > h.shares + 1e-9 ? lotsOf(h) : raw.filter((lot) => lot.shares > 0).map((lot) => sliceOf(lot, h.price, plan.asOfDate));
   return sumOf(h, slices, t);
+}
+
+/**
+ * True when the holding's lot summaries show that no lot passes the thresholds, so its lots need
+ * not be read (most holdings of a direct-indexing book). A lot's loss percent is 1 - price / its
+ * cost per share, highest for the costliest share; its loss is its cost times that percent, so at
+ * most the costliest lot's cost times the highest percent. Both bounds lean to reading the lots.
+ */
+function cannotPass(h: Holding, t: HarvestThresholds): boolean {
+  const c = lotCeilingOf(h);
+  if (c === undefined) return false;
+  if (h.price > c.maxCostPerShare * (1 - Math.max(0, t.minLossPercent) / 100) * (1 + 1e-9) + 1e-9) return true;
+  const maxLoss = c.maxLotCost * (1 - h.price / c.maxCostPerShare);
+  return maxLoss * (1 + 1e-9) + 1e-6 < t.minLossDollars - 1e-9;
 }
 
 function sumOf(h: Holding, slices: readonly LotSlice[], t: HarvestThresholds): Pick | null {

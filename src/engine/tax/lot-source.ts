@@ -29,16 +29,33 @@ export function rawLotsOf(h: LotHolding): readonly TaxLot[] {
   return h.rawLots;
 }
 
+/** What the holding's lots hold at most, for the harvest's test before its lots are read. */
+export interface LotCeiling {
+  /** The highest cost per share of a lot. */
+  maxCostPerShare: number;
+  /** The highest cost of a lot, in dollars. */
+  maxLotCost: number;
+}
+
+const ceiling: LotCeiling = { maxCostPerShare: 0, maxLotCost: 0 };
+
 /**
- * The highest cost per share among the holding's lots, when every position says it without its
- * lots being read; undefined otherwise. A position without lots has nothing to harvest (only
- * stored lots are harvested), so it counts as no cost at all.
+ * The most any lot of the holding costs, a share and in all, when every position says it without
+ * its lots being read; undefined otherwise. A position without lots has nothing to harvest (only
+ * stored lots are harvested), so it counts as no cost at all. The answer is one reused object,
+ * valid until the next call: it is asked of every holding of a direct-indexing book.
  */
-export function maxCostPerShareOf(h: LotHolding): number | undefined {
-  let max = 0;
+export function lotCeilingOf(h: LotHolding): LotCeiling | undefined {
+  let perShare = 0;
+  let lot = 0;
   for (const p of h.lotSource ?? NO_POSITIONS) {
-    if (p.lotsSummary) max = Math.max(max, p.lotsSummary.maxCostPerShare);
-    else if (p.taxLots && p.taxLots.length > 0) return undefined;
+    const s = p.lotsSummary;
+    if (s) {
+      if (s.maxCostPerShare > perShare) perShare = s.maxCostPerShare;
+      if (s.maxLotCost > lot) lot = s.maxLotCost;
+    } else if (p.taxLots && p.taxLots.length > 0) return undefined;
   }
-  return max;
+  ceiling.maxCostPerShare = perShare;
+  ceiling.maxLotCost = lot;
+  return ceiling;
 }

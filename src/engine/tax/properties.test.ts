@@ -210,7 +210,8 @@ describe('tax-aware invariants', () => {
               if (lots.length === 0) return p;
               const maxCostPerShare = Math.max(...lots.map((l) => l.costBasis / l.shares));
               const latestAcquiredOn = lots.map((l) => l.acquiredOn!).sort().at(-1)!;
-              return { ...p, lotsSummary: { maxCostPerShare, latestAcquiredOn } };
+              const maxLotCost = Math.max(...lots.map((l) => l.costBasis));
+              return { ...p, lotsSummary: { maxCostPerShare, latestAcquiredOn, maxLotCost } };
             }),
           }),
         );
