@@ -29,12 +29,21 @@ const PLAIN_COLUMNS = ['firm_id', 'trade_instance_id', 'account_id', 'product_id
 const TAX_COLUMNS = [...PLAIN_COLUMNS, 'lots', 'short_term_gain_cents', 'long_term_gain_cents'];
 const LOTS_OF_TAXABLE = 'select l.id, l.position_id, l.shares_micros, l.cost_cents, l.acquired_date from floor_taxable t join positions p on p.account_id = t.id join tax_lots l on l.position_id = p.id';
 
+/**
+ * The SQLite driver alone on `file`, as the app sets it up for writing: foreign keys checked,
+ * synchronous NORMAL (the file's WAL mode is kept in the file itself).
+ */
+export function openSqliteDriver(file: string): SqliteDatabase.Database {
+  const db = new SqliteDatabase(file);
+  db.pragma('foreign_keys = ON');
+  db.pragma('synchronous = NORMAL');
+  return db;
+}
+
 export function sqliteFloor(file: string, firmId: number, instanceId: number, tax?: TaxFloorInput): Floor {
   const TRADE_COLUMNS = tax ? TAX_COLUMNS : PLAIN_COLUMNS;
-  const db = new SqliteDatabase(file);
+  const db = openSqliteDriver(file);
   try {
-    db.pragma('foreign_keys = ON');
-    db.pragma('synchronous = NORMAL');
     const trades = db.prepare(`select ${TRADE_COLUMNS.join(', ')} from trades where trade_instance_id = ?`).raw().all(instanceId) as unknown[][];
     let started = performance.now();
     let positions = 0;

@@ -16,10 +16,9 @@ import { loadConfig } from '../src/config.js';
 import { migrateToLatest, openDatabase } from '../src/db/database.js';
 import { seedDemoFirm } from '../src/seed/demo.js';
 import { parseProfile } from '../src/seed/profiles.js';
+import { BENCH_TAX_OPTIONS } from './_tax-options.js';
 
 const { values } = parseArgs({ options: { households: { type: 'string', default: '3000' }, profile: { type: 'string', default: 'demo' }, tax: { type: 'boolean', default: false } } });
-// The taxOptions of bench/rebalance.ts: every rule of the tax-aware page at work at once.
-const TAX_OPTIONS = { lotSelection: 'MinTax', avoidWashSales: true, maxShortTermGain: 0, maxLongTermGain: 5000, harvestLosses: { minLossDollars: 500, minLossPercent: 5 } };
 const db = openDatabase({ dialect: 'sqlite', file: ':memory:' });
 await migrateToLatest(db);
 const credentials = await seedDemoFirm(db, { households: Number(values.households), seed: 11, asOf: '2025-06-30', firmCode: 'HASH', profile: parseProfile(values.profile) });
@@ -37,7 +36,7 @@ const hash = createHash('sha256');
 // Tax-aware runs are per account (a household is planned together); a rebalance without them
 // runs at both levels.
 for (const level of values.tax ? ['Account'] : ['Account', 'Registration']) {
-  const response = await app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', level, keys: ids, ...(values.tax ? { taxOptions: TAX_OPTIONS } : {}) } });
+  const response = await app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', level, keys: ids, ...(values.tax ? { taxOptions: BENCH_TAX_OPTIONS } : {}) } });
   const batchId = response.json<number>();
   if (typeof batchId !== 'number') throw new Error(`GenerateTrades answered ${response.statusCode} ${response.body}`);
   let status = { isDone: false } as { isDone: boolean; tradeInstanceId?: number };

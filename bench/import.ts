@@ -15,12 +15,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { csvRowBatches } from '../src/shared/csv.js';
 import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
 import { importBook } from '../src/import/index.js';
 import { seedDemoFirm } from '../src/seed/demo.js';
+import { openSqliteDriver } from './_floor.js';
 
 const { values } = parseArgs({ options: { positions: { type: 'string', default: '500000' }, 'per-account': { type: 'string', default: '10' } } });
 const POSITIONS = Number(values.positions);
@@ -53,11 +53,8 @@ function rssSampler() {
  * clock starts; nothing is checked. Seconds, and the file rows read.
  */
 async function sqliteFloor(copy: string, firmId: number, csv: string): Promise<{ seconds: number; rows: number }> {
-  const db = new SqliteDatabase(copy);
+  const db = openSqliteDriver(copy);
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('synchronous = NORMAL');
     const accountOf = new Map((db.prepare('select number, id from accounts where firm_id = ?').raw().all(firmId) as [string, number][]).map(([n, id]) => [n, id]));
     const productOf = new Map((db.prepare('select ticker, id from products where firm_id = ?').raw().all(firmId) as [string, number][]).map(([t, id]) => [t, id]));
     const position = db.prepare('insert into positions (firm_id, account_id, product_id, shares_micros, cost_cents) values (?, ?, ?, ?, ?)');

@@ -33,6 +33,7 @@ import { seedDemoFirm } from '../src/seed/demo.js';
 import { parseProfile } from '../src/seed/profiles.js';
 import { effectiveTaxStatus } from '../src/book/registration-types.js';
 import { type Floor, postgresFloor, sqliteFloor, type TaxFloorInput } from './_floor.js';
+import { BENCH_TAX_OPTIONS } from './_tax-options.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,7 +47,6 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '1' },
   },
 });
-const TAX_OPTIONS = { lotSelection: 'MinTax', avoidWashSales: true, maxShortTermGain: 0, maxLongTermGain: 5000, harvestLosses: { minLossDollars: 500, minLossPercent: 5 } };
 const PROFILE = parseProfile(values.profile);
 // Settings under test reach the server and the workers alike.
 const tuning: Record<string, string> = values['chunk-size'] ? { REBALANCE_CHUNK_SIZE: values['chunk-size'] } : {};
@@ -164,7 +164,7 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
       }
       await cancel(plain.status.tradeInstanceId);
       writeFileSync('/proc/self/clear_refs', '5');
-      const taxed = await profiled('tax', () => rebalance({ taxOptions: TAX_OPTIONS }));
+      const taxed = await profiled('tax', () => rebalance({ taxOptions: BENCH_TAX_OPTIONS }));
       taxRuns.push(taxed);
       taxMemory ||= memory();
       if (i < REPEAT - 1) await cancel(taxed.status.tradeInstanceId);
