@@ -5,10 +5,10 @@ import type { Database } from './schema.js';
 /**
  * Many rows at driver speed on both dialects. PostgreSQL: one statement per call, one typed
  * array per column through unnest, so the bound parameter count stays tiny whatever the row
- * count. SQLite: multi-row `insert … values (?,…),(?,…)` statements of a few fixed sizes, so the
- * connection's statement cache (src/db/database.ts) prepares each shape once and every later
- * batch only binds values; binding is cheaper than building and parsing a JSON document for
- * json_each, which this replaced. Kysely's own multi-row insert costs more to build than the rows
+ * count. SQLite: multi-row `insert … select *, ?… from (values (?,…),(?,…))` statements of a
+ * few fixed sizes (the constants bound once, in the select list), so the connection's statement
+ * cache (src/db/database.ts) prepares each shape once and every later batch only binds values;
+ * binding is cheaper than building and parsing a JSON document for json_each, which this replaced. Kysely's own multi-row insert costs more to build than the rows
  * cost to write.
  */
 export type ColumnType = 'int4' | 'int8' | 'text' | 'float8';
@@ -41,27 +41,32 @@ export async function bulkInsert<T extends keyof Database>(
       select ${sql.join([sql`u.*`, ...fixed])} from unnest(${sql.join(arrays)}) as u`.execute(conn);
     return;
   }
-  const width = columns.length + constants.length;
+  // The constants are bound once per statement, in the select list, not once per row: binding a
+  // value, a text above all, costs more than SQLite copying it (the audit texts and firm id were 5
+  // of the 9 values bound for each client a seed wrote).
   const fixed = constants.map(([, , v]) => v);
-  const head = `insert into "${table}" (${[...columns.map(([c]) => c), ...constants.map(([c]) => c)].map((c) => `"${c}"`).join(', ')}) values `;
+  const width = columns.length;
+  const head =
+    `insert into "${table}" (${[...columns.map(([c]) => c), ...constants.map(([c]) => c)].map((c) => `"${c}"`).join(', ')}) ` +
+    `select *${fixed.map(() => ', ?').join('')} from (values `;
   const tuple = `(${Array.from({ length: width }, () => '?').join(',')})`;
-  const full = Math.min(SQLITE_BATCH_ROWS, 2 ** Math.floor(Math.log2(SQLITE_MAX_VARIABLES / width)));
+  const full = Math.min(SQLITE_BATCH_ROWS, 2 ** Math.floor(Math.log2((SQLITE_MAX_VARIABLES - fixed.length) / width)));
   let start = 0;
   while (start < rows.length) {
     const left = rows.length - start;
     // The largest power of two that fits, capped at a full batch: at most log2(full) shapes per table.
     const size = left >= full ? full : 2 ** Math.floor(Math.log2(left));
-    const parameters: unknown[] = new Array(size * width);
+    const parameters: unknown[] = new Array(fixed.length + size * width);
     let p = 0;
+    for (const v of fixed) parameters[p++] = v;
     for (let r = start; r < start + size; r++) {
       const row = rows[r]!;
-      for (let c = 0; c < columns.length; c++) parameters[p++] = row[c] ?? null;
-      for (const v of fixed) parameters[p++] = v;
+      for (let c = 0; c < width; c++) parameters[p++] = row[c] ?? null;
     }
     const key = `${head}${size}`;
     let text = statements.get(key);
     if (!text) {
-      text = head + Array.from({ length: size }, () => tuple).join(',');
+      text = `${head}${Array.from({ length: size }, () => tuple).join(',')})`;
       statements.set(key, text);
     }
     await conn.executeQuery(CompiledQuery.raw(text, parameters));

@@ -5,6 +5,7 @@ import { DEFAULT_ROLES } from '../auth/privileges.js';
 import { digest, verifyPassword } from '../auth/secrets.js';
 import { definitionOf, valueProblem } from '../book/custom-fields/rules.js';
 import { type DemoCredentials, seedDemoFirm } from './demo.js';
+import { mayWriteUncheckedKeys } from './repository.js';
 import { describeEachDatabase, testDatabases } from '../../test/support/databases.js';
 
 const SEED = { households: 60, seed: 11, asOf: '2025-06-30', chunkSize: 25 };
@@ -182,9 +183,32 @@ describeEachDatabase('seedDemoFirm', (dialect) => {
   });
 });
 
+/**
+ * Rows of any foreign key of the test's PostgreSQL schema whose parent does not exist (a key with a
+ * null column is not checked, as PostgreSQL's MATCH SIMPLE does not check it).
+ */
+async function danglingReferences(db: Db): Promise<string[]> {
+  const { rows: keys } = await sql<{ name: string; child: string; parent: string; child_columns: string[]; parent_columns: string[] }>`
+    select c.conname as name, ch.relname as child, pa.relname as parent,
+      array(select a.attname::text from unnest(c.conkey) with ordinality k(n, o) join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.n order by k.o) as child_columns,
+      array(select a.attname::text from unnest(c.confkey) with ordinality k(n, o) join pg_attribute a on a.attrelid = c.confrelid and a.attnum = k.n order by k.o) as parent_columns
+    from pg_constraint c join pg_class ch on ch.oid = c.conrelid join pg_class pa on pa.oid = c.confrelid
+    where c.contype = 'f' and c.connamespace = current_schema()::regnamespace`.execute(db.kysely);
+  expect(keys.length).toBeGreaterThan(20);
+  const found: string[] = [];
+  for (const key of keys) {
+    const set = sql.join(key.child_columns.map((c) => sql`x.${sql.ref(c)} is not null`), sql` and `);
+    const match = sql.join(key.child_columns.map((c, i) => sql`p.${sql.ref(key.parent_columns[i]!)} = x.${sql.ref(c)}`), sql` and `);
+    const { rows } = await sql<{ n: string }>`select count(*) as n from ${sql.table(key.child)} x
+      where ${set} and not exists (select 1 from ${sql.table(key.parent)} p where ${match})`.execute(db.kysely);
+    if (Number(rows[0]!.n) > 0) found.push(`${key.name}: ${rows[0]!.n} rows`);
+  }
+  return found;
+}
+
 describeEachDatabase('seedDemoFirm writes every profile whole', (dialect) => {
-  // SQLite's chunks are written without its per-row foreign-key lookups (the generator resolves every
-  // reference itself): foreign_key_check proves none is left dangling. PostgreSQL checks every row.
+  // Chunks are written without the databases' per-row key checks (the generator resolves every
+  // reference itself; on PostgreSQL when the role may): no reference may be left dangling.
   it.each(['demo', 'advisory', 'direct-indexing'] as const)('%s: no row points at a parent that does not exist, and the checks are back on', async (profile) => {
     const target = await dialect.open();
     try {
@@ -199,11 +223,54 @@ describeEachDatabase('seedDemoFirm writes every profile whole', (dialect) => {
         expect(named.length).toBeGreaterThan(400);
         for (const p of named) expect(byId.get(p.harvest_replacement_product_id!)?.category).toBe(p.category);
       }
-      if (target.db.dialect !== 'sqlite') return;
-      expect((await sql`pragma foreign_key_check`.execute(target.db.kysely)).rows).toEqual([]);
-      expect((await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(target.db.kysely)).rows).toEqual([{ foreign_keys: 1 }]);
+      if (target.db.dialect === 'sqlite') {
+        expect((await sql`pragma foreign_key_check`.execute(target.db.kysely)).rows).toEqual([]);
+        expect((await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(target.db.kysely)).rows).toEqual([{ foreign_keys: 1 }]);
+        return;
+      }
+      expect(await danglingReferences(target.db)).toEqual([]);
+      // SET LOCAL ended with each chunk's transaction: the pool's connections check keys again.
+      for (let i = 0; i < 4; i++) {
+        const { rows } = await sql<{ session_replication_role: string }>`show session_replication_role`.execute(target.db.kysely);
+        expect(rows).toEqual([{ session_replication_role: 'origin' }]);
+      }
+    } finally {
+      await target.drop();
+    }
+  });
+
+  it('writes with every key checked where the role may not switch the checks off', async () => {
+    const target = await dialect.open();
+    try {
+      if (target.db.dialect === 'sqlite') {
+        expect(await mayWriteUncheckedKeys(target.db.kysely, 'sqlite')).toBe(true);
+        return;
+      }
+      // The test connects as a superuser; a role made and dropped inside one rolled-back transaction stands for any other.
+      const role = `wealth_seed_${process.pid}`;
+      const answers = await target.db.kysely
+        .transaction()
+        .execute(async (trx) => {
+          const asSuperuser = await mayWriteUncheckedKeys(trx, 'postgres');
+          await sql`create role ${sql.id(role)} nologin`.execute(trx);
+          await sql`set local role ${sql.id(role)}`.execute(trx);
+          throw new Answers(asSuperuser, await mayWriteUncheckedKeys(trx, 'postgres'));
+        })
+        .catch((answer: unknown) => answer);
+      expect(answers).toBeInstanceOf(Answers);
+      expect(answers).toMatchObject({ superuser: true, other: false });
     } finally {
       await target.drop();
     }
   });
 });
+
+/** Thrown to roll the role's transaction back with what it learnt. */
+class Answers extends Error {
+  constructor(
+    readonly superuser: boolean,
+    readonly other: boolean,
+  ) {
+    super('rolled back on purpose');
+  }
+}

@@ -7,7 +7,7 @@ import { DEFAULT_ROLES } from '../auth/privileges.js';
 import { digest, hashPassword, newClientSecret } from '../auth/secrets.js';
 import { generateFirmBook, generateHouseholdChunks } from './generator.js';
 import type { ProfileName } from './profiles.js';
-import { allocateTableIds, analyze, firmCodeTaken, inWriteTransaction, insertFirm, writeTables, type IdMap } from './repository.js';
+import { allocateTableIds, analyze, firmCodeTaken, inWriteTransaction, insertFirm, mayWriteUncheckedKeys, writeTables, type IdMap } from './repository.js';
 import { ChunkPipeline } from './pipeline.js';
 import { type FirmRows, rowCount } from './rows.js';
 
@@ -92,6 +92,7 @@ export async function seedDemoFirm(db: Db, options: SeedDemoOptions): Promise<De
   let households = 0;
   let rows = 0;
   const firmIds: IdMap = ids;
+  const uncheckedKeys = await mayWriteUncheckedKeys(db.kysely, db.dialect);
   const writing = new ChunkPipeline(db.dialect === 'postgres' ? PG_CHUNK_WRITERS : 1);
   for (const chunk of generateHouseholdChunks(generatorOptions, book)) {
     // SQLite has one writer; PostgreSQL's inserts are bound by its per-row work (foreign-key
@@ -99,7 +100,7 @@ export async function seedDemoFirm(db: Db, options: SeedDemoOptions): Promise<De
     // seed order, before the writes overlap.
     const allocated = db.dialect === 'postgres' ? await allocateTableIds(db.kysely, chunk) : undefined;
     await writing.add(async () => {
-      await inWriteTransaction(db, (conn) => writeTables(conn, db.dialect, firmId, chunk, firmIds, audit, allocated), { generated: true });
+      await inWriteTransaction(db, (conn) => writeTables(conn, db.dialect, firmId, chunk, firmIds, audit, allocated), { uncheckedKeys });
       households += chunk.clients.length;
       rows += rowCount(chunk);
       options.onProgress?.({ households, rows });

@@ -231,15 +231,26 @@ type Conn = Kysely<Database>;
 const SQLITE_ROWS_PER_STATEMENT = 20_000;
 const PG_ROWS_PER_STATEMENT = 50_000;
 
-/** Runs `work` in one transaction holding the write lock from the start. */
-export async function inWriteTransaction<R>(db: Db, work: (conn: Conn) => Promise<R>, options: { generated?: boolean } = {}): Promise<R> {
-  if (db.dialect === 'postgres') return db.kysely.transaction().execute(work);
+/**
+ * Runs `work` in one transaction holding the write lock from the start.
+ *
+ * `uncheckedKeys`: rows the seed generator made, every reference resolved by writeTables to a row
+ * written before it (resolve throws otherwise), so the database's per-row parent lookups only
+ * repeat that. SQLite: 1 s of a 10 s seed of 100,000 households; PostgreSQL: half of a seed (each
+ * key is a trigger fired per row). Pass it only where `mayWriteUncheckedKeys` said yes. The seed's
+ * tests look for dangling references on both databases afterwards.
+ */
+export async function inWriteTransaction<R>(db: Db, work: (conn: Conn) => Promise<R>, options: { uncheckedKeys?: boolean } = {}): Promise<R> {
+  if (db.dialect === 'postgres') {
+    return db.kysely.transaction().execute(async (trx) => {
+      // Replica mode fires no ordinary triggers, foreign keys' included; SET LOCAL ends with the transaction.
+      if (options.uncheckedKeys) await sql`set local session_replication_role = replica`.execute(trx);
+      return work(trx);
+    });
+  }
   return db.kysely.connection().execute(async (conn) => {
-    // `generated`: rows the seed generator made, every reference resolved by writeTables to a row
-    // written before it (resolve throws otherwise), so SQLite's per-row parent lookups only repeat
-    // that: 1 s of a 10 s seed of 100,000 households. The seed's tests run foreign_key_check on the
-    // result. The pragma is per connection and is a no-op inside a transaction, hence set around it.
-    if (options.generated) await sql`pragma foreign_keys = off`.execute(conn);
+    // The pragma is per connection and is a no-op inside a transaction, hence set around it.
+    if (options.uncheckedKeys) await sql`pragma foreign_keys = off`.execute(conn);
     try {
       // A deferred transaction would read max(id) and then fail to upgrade if another writer got in first.
       await sql`begin immediate`.execute(conn);
@@ -252,9 +263,27 @@ export async function inWriteTransaction<R>(db: Db, work: (conn: Conn) => Promis
         throw error;
       }
     } finally {
-      if (options.generated) await sql`pragma foreign_keys = on`.execute(conn);
+      if (options.uncheckedKeys) await sql`pragma foreign_keys = on`.execute(conn);
     }
   });
+}
+
+/**
+ * Whether this connection may write without key checks. SQLite: always (a pragma of its own
+ * connection). PostgreSQL: only a role allowed to set `session_replication_role`, a superuser or
+ * (PostgreSQL 15 and later) one granted `SET ON PARAMETER session_replication_role`; any other
+ * role seeds with every key checked, slower and the same book.
+ */
+export async function mayWriteUncheckedKeys(conn: Conn, dialect: Db['dialect']): Promise<boolean> {
+  if (dialect === 'sqlite') return true;
+  const { rows } = await sql<{ superuser: boolean; version: number }>`
+    select current_setting('is_superuser') = 'on' as superuser, current_setting('server_version_num')::int as version`.execute(conn);
+  const { superuser, version } = rows[0]!;
+  if (superuser) return true;
+  // has_parameter_privilege exists from PostgreSQL 15 on; asking an older server would fail to parse.
+  if (version < 150000) return false;
+  const granted = await sql<{ granted: boolean }>`select has_parameter_privilege('session_replication_role', 'SET') as granted`.execute(conn);
+  return granted.rows[0]?.granted === true;
 }
 
 /**
