@@ -8,8 +8,8 @@ import type { Database } from './schema.js';
  * count. SQLite: multi-row `insert … select *, ?… from (values (?,…),(?,…))` statements of a
  * few fixed sizes (the constants bound once, in the select list), so the connection's statement
  * cache (src/db/database.ts) prepares each shape once and every later batch only binds values;
- * binding is cheaper than building and parsing a JSON document for json_each, which this replaced. Kysely's own multi-row insert costs more to build than the rows
- * cost to write.
+ * binding is cheaper than building and parsing a JSON document for json_each, which this
+ * replaced. Kysely's own multi-row insert costs more to build than the rows cost to write.
  */
 export type ColumnType = 'int4' | 'int8' | 'text' | 'float8';
 
