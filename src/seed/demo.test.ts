@@ -243,7 +243,7 @@ describeEachDatabase('seedDemoFirm writes every profile whole', (dialect) => {
     const target = await dialect.open();
     try {
       if (target.db.dialect === 'sqlite') {
-        expect(await mayWriteUncheckedKeys(target.db.kysely, 'sqlite')).toBe(true);
+        expect(await mayWriteUncheckedKeys(target.db.kysely)).toBe(true);
         return;
       }
       // The test connects as a superuser; a role made and dropped inside one rolled-back transaction stands for any other.
@@ -251,10 +251,10 @@ describeEachDatabase('seedDemoFirm writes every profile whole', (dialect) => {
       const answers = await target.db.kysely
         .transaction()
         .execute(async (trx) => {
-          const asSuperuser = await mayWriteUncheckedKeys(trx, 'postgres');
+          const asSuperuser = await mayWriteUncheckedKeys(trx);
           await sql`create role ${sql.id(role)} nologin`.execute(trx);
           await sql`set local role ${sql.id(role)}`.execute(trx);
-          throw new Answers(asSuperuser, await mayWriteUncheckedKeys(trx, 'postgres'));
+          throw new Answers(asSuperuser, await mayWriteUncheckedKeys(trx));
         })
         .catch((answer: unknown) => answer);
       expect(answers).toBeInstanceOf(Answers);

@@ -92,7 +92,7 @@ export async function seedDemoFirm(db: Db, options: SeedDemoOptions): Promise<De
   let households = 0;
   let rows = 0;
   const firmIds: IdMap = ids;
-  const uncheckedKeys = await mayWriteUncheckedKeys(db.kysely, db.dialect);
+  const uncheckedKeys = await mayWriteUncheckedKeys(db.kysely);
   const writing = new ChunkPipeline(db.dialect === 'postgres' ? PG_CHUNK_WRITERS : 1);
   for (const chunk of generateHouseholdChunks(generatorOptions, book)) {
     // SQLite has one writer; PostgreSQL's inserts are bound by its per-row work (foreign-key

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { bulkInsert, type Column, type ColumnType } from '../db/bulk-insert.js';
 import type { Db } from '../db/database.js';
+import { isPostgres } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import type { ChunkRows, FirmRows, TableName } from './rows.js';
 
@@ -274,8 +275,8 @@ export async function inWriteTransaction<R>(db: Db, work: (conn: Conn) => Promis
  * (PostgreSQL 15 and later) one granted `SET ON PARAMETER session_replication_role`; any other
  * role seeds with every key checked, slower and the same book.
  */
-export async function mayWriteUncheckedKeys(conn: Conn, dialect: Db['dialect']): Promise<boolean> {
-  if (dialect === 'sqlite') return true;
+export async function mayWriteUncheckedKeys(conn: Conn): Promise<boolean> {
+  if (!isPostgres(conn)) return true;
   const { rows } = await sql<{ superuser: boolean; version: number }>`
     select current_setting('is_superuser') = 'on' as superuser, current_setting('server_version_num')::int as version`.execute(conn);
   const { superuser, version } = rows[0]!;
