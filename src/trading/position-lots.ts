@@ -1,10 +1,10 @@
 // A position's tax lots as the rebalance loader reads them: one text value per position, a short
-// summary ahead of the lots' JSON, "<max cost per share> <latest acquired date> <max lot cost_cents>
-// [[id, shares_micros, cost_cents, acquired_date], …]". The engine reads the summary for every position of a taxable
-// account (is there a loss to harvest, a buy in the wash-sale window?) and the lots only of the
-// positions it sells or harvests; most of an advisory or direct-indexing book's lots are then never
-// parsed. The database builds it in the same pass over the lots (snapshot-repository.ts
-// packedPositions), so the summary costs no extra read.
+// summary ahead of the lots' JSON, "<max cost per share> <latest acquired date> <max lot
+// cost_cents> [[id, shares_micros, cost_cents, acquired_date], …]". The engine reads the summary
+// for every position of a taxable account (is there a loss to harvest, a buy in the wash-sale
+// window?) and the lots only of the positions it sells or harvests; most of an advisory or
+// direct-indexing book's lots are then never parsed. The database builds it in the same pass over
+// the lots (snapshot-repository.ts packedPositions), so the summary costs no extra read.
 
 import type { LotsSummary, Position, TaxLot } from '../engine/index.js';
 import { centsToDollars, microsToShares } from '../shared/money.js';
