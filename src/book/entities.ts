@@ -5,8 +5,7 @@ import { representatives } from './representatives/entity.js';
 import { audit, flag, type Row } from './mapping.js';
 import { bareDetails, withHouseholdDetails } from './households/details.js';
 import { HouseholdDetailsRepository } from './households/repository.js';
-import { withTaxStatus } from './tax/service.js';
-import type { TaxStatus } from './registration-types.js';
+import { effectiveTaxStatus } from './registration-types.js';
 import {
   AccountInput,
   AccountRecord,
@@ -75,7 +74,7 @@ export const accounts: EntityDescriptor<AccountInput, AccountRecord> = {
   level: 'Account',
   input: AccountInput,
   record: AccountRecord,
-  toRecord: (row: Row<AccountTable>) => ({
+  toRecord: (row: Row<AccountTable> & { registration_type: string }) => ({
     id: row.id,
     registrationId: row.registration_id,
     number: row.number,
@@ -86,14 +85,15 @@ export const accounts: EntityDescriptor<AccountInput, AccountRecord> = {
     isTradingBlocked: row.is_trading_blocked === 1,
     isActive: row.is_active === 1,
     restrictedPlanId: row.restricted_plan_id,
-    // The effective status (from the registration type when unset) is filled in by `details`.
-    taxStatus: (row.tax_status ?? 'Taxable') as TaxStatus,
+    // The effective status: the account's own, else its registration type's.
+    taxStatus: effectiveTaxStatus(row.tax_status, row.registration_type),
     sleeveType: row.sleeve_type,
     sleeveTargetPercent: row.sleeve_target_pct,
     sleeveToleranceLower: row.sleeve_tolerance_lower,
     sleeveToleranceUpper: row.sleeve_tolerance_upper,
     ...audit(row),
   }),
+  joined: { table: 'registrations', on: 'registration_id', columns: { registration_type: 'type' } },
   toColumns: (input) => ({
     registration_id: input.registrationId,
     number: input.number,
@@ -106,7 +106,6 @@ export const accounts: EntityDescriptor<AccountInput, AccountRecord> = {
     restricted_plan_id: input.restrictedPlanId,
     tax_status: input.taxStatus,
   }),
-  details: (tx, firmId, records) => withTaxStatus(tx, firmId, records),
   references: [
     { field: 'registrationId', table: 'registrations', label: 'registration' },
     { field: 'modelId', table: 'models', label: 'model' },

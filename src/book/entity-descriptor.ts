@@ -15,6 +15,18 @@ export interface Connection {
 export type BookTable = 'clients' | 'registrations' | 'accounts' | 'products' | 'representatives';
 export type ReferencedTable = BookTable | 'models' | 'restricted_plans' | 'broker_dealers';
 
+/**
+ * Columns of a row the record's row points at, read in the same statement as the record's own
+ * (`registration_id` → the registration's `type`): one read a page instead of a second by ids.
+ */
+export interface JoinedColumns {
+  table: ReferencedTable;
+  /** The record's column holding the other row's id. */
+  on: string;
+  /** Alias in the row read → column of the other table. */
+  columns: { [alias: string]: string };
+}
+
 export interface EntityDescriptor<Input, Record> {
   /** Path segment in `/v1/Portfolio/{path}`. */
   path: string;
@@ -25,6 +37,8 @@ export interface EntityDescriptor<Input, Record> {
   input: TObject;
   record: TObject;
   toRecord(row: never): Record;
+  /** Columns of another table that toRecord reads beside the row's own. */
+  joined?: JoinedColumns;
   /**
    * Columns for the fields present in the input: an omitted optional field keeps its stored value.
    * `stored` is the row an update changes (undefined on create).

@@ -46,12 +46,12 @@ export class VerboseService<Input extends object, Out> {
 
   /** `count`: also the firm's total, which costs a read of every row (see http/paging's CountQuery). */
   async page(actor: Actor, top: number, skip: number, expand: Expand = NO_EXPAND, count = false): Promise<{ items: Out[]; total?: number }> {
-    const { rows, total } = await this.repository.page(this.entity.table, actor.firmId, top, skip, count);
+    const { rows, total } = await this.repository.page(this.entity.table, actor.firmId, top, skip, count, this.entity.joined);
     return { items: await this.records(this.repository, actor, rows, expand), total };
   }
 
   async get(actor: Actor, id: number, expand: Expand = NO_EXPAND): Promise<Out> {
-    const row = await this.repository.find(this.entity.table, actor.firmId, id);
+    const row = await this.repository.find(this.entity.table, actor.firmId, id, this.entity.joined);
     if (!row) throw notFound(this.entity.label, id);
     const [record] = await this.records(this.repository, actor, [row], expand);
     return record as Out;
@@ -73,7 +73,7 @@ export class VerboseService<Input extends object, Out> {
         edited_by: actor.userName,
       });
       await write([id]);
-      const [record] = await this.records(tx, actor, await tx.findMany(this.entity.table, actor.firmId, [id]), expand);
+      const [record] = await this.records(tx, actor, await tx.findMany(this.entity.table, actor.firmId, [id], this.entity.joined), expand);
       return record as Out;
     });
   }
@@ -114,7 +114,7 @@ export class VerboseService<Input extends object, Out> {
         });
       }
       await writeFields(ids);
-      const rows = new Map((await tx.findMany(this.entity.table, actor.firmId, ids)).map((row) => [Number(row.id), row]));
+      const rows = new Map((await tx.findMany(this.entity.table, actor.firmId, ids, this.entity.joined)).map((row) => [Number(row.id), row]));
       return this.records(tx, actor, ids.map((id) => rows.get(id)), expand);
     });
   }

@@ -1,20 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 
-/** The book's tax reads: registration types behind account statuses, lots with prices, realized gains. */
+/** The book's tax reads: lots with prices, realized gains. */
 export class TaxRepository {
   constructor(private readonly db: Kysely<Database>) {}
-
-  accountStatuses(firmId: number, accountIds: number[]) {
-    if (accountIds.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('accounts as a')
-      .innerJoin('registrations as r', 'r.id', 'a.registration_id')
-      .select(['a.id', 'a.tax_status', 'r.type'])
-      .where('a.firm_id', '=', firmId)
-      .where('a.id', 'in', accountIds)
-      .execute();
-  }
 
   accountExists(firmId: number, accountId: number) {
     return this.db.selectFrom('accounts').select('id').where('firm_id', '=', firmId).where('id', '=', accountId).executeTakeFirst();

@@ -1,20 +1,12 @@
-// The book's tax reads (docs/tax-aware.md): each account's effective tax status, its lots with
-// their term and unrealized gain, a household's realized gains of a year.
+// The book's tax reads (docs/tax-aware.md): an account's lots with their term and unrealized gain,
+// a household's realized gains of a year. (An account's effective tax status is read with the
+// account itself: entities.ts.)
 
 import type { Clock } from '../../shared/clock.js';
 import { notFound, validationFailed } from '../../shared/errors.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../../shared/money.js';
 import { isLongTerm } from '../../engine/index.js';
-import type { Connection } from '../entity-descriptor.js';
-import { effectiveTaxStatus, type TaxStatus } from '../registration-types.js';
 import { TaxRepository } from './repository.js';
-
-/** The verbose account's details hook: `taxStatus` is the effective one. */
-export async function withTaxStatus<R extends { id: number; taxStatus: TaxStatus }>(tx: Connection, firmId: number, records: R[]): Promise<R[]> {
-  const rows = await tx.bind((db) => new TaxRepository(db)).accountStatuses(firmId, records.map((r) => r.id));
-  const status = new Map(rows.map((r) => [r.id, effectiveTaxStatus(r.tax_status, r.type)]));
-  return records.map((r) => ({ ...r, taxStatus: status.get(r.id) ?? r.taxStatus }));
-}
 
 export class TaxService {
   constructor(
