@@ -6,6 +6,7 @@ import { principalOf } from './hook.js';
 import { Privilege } from './privileges.js';
 import { MIN_PASSWORD_LENGTH, type UserAdminService } from './users.js';
 import type { BasicLoginSettings } from './basic-login-setting.js';
+import { Nullable } from '../http/nullable.js';
 
 const tags = ['Users'];
 const admin = { privilege: Privilege.PlatformAdmin };
@@ -21,8 +22,8 @@ const UserParams = Type.Object({ userId: IdSchema() });
 /** User administration for a firm's administrators: who can sign in, and with which password. */
 const BasicLogin = Type.Object({
   enabled: Type.Boolean({ description: 'Whether API and service users may log in with Basic credentials alone' }),
-  partnerAppId: Type.Union([Type.Integer(), Type.Null()], { description: 'The partner app those logins are issued through' }),
-  partnerAppName: Type.Union([Type.String(), Type.Null()]),
+  partnerAppId: Nullable(Type.Integer(), { description: 'The partner app those logins are issued through' }),
+  partnerAppName: Nullable(Type.String()),
 });
 
 export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserAdminService; basicLogin: BasicLoginSettings }> = async (app, { users, basicLogin }) => {

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { HouseholdDetails } from './households/schemas.js';
 import { IdSchema } from '../http/ids.js';
 import { TAX_STATUSES, type TaxStatus } from './registration-types.js';
+import { Nullable } from '../http/nullable.js';
 
 const Id = IdSchema();
 const Audit = {
@@ -22,12 +23,12 @@ export const KeyParams = Type.Object({ key: IdSchema() });
 export const ClientInput = Type.Object({
   name: Name,
   representativeId: Id,
-  notes: Type.Optional(Type.Union([Type.String({ maxLength: 4000 }), Type.Null()])),
+  notes: Type.Optional(Nullable(Type.String({ maxLength: 4000 }))),
 });
 export const ClientRecord = Type.Object({
   id: Id,
   ...ClientInput.properties,
-  notes: Type.Union([Type.String(), Type.Null()]),
+  notes: Nullable(Type.String()),
   ...Audit,
   // Section 2.16's household verbose record; read-only, and ignored when a record is sent back.
   ...HouseholdDetails,
@@ -53,28 +54,28 @@ export const AccountInput = Type.Object({
   number: Type.String({ minLength: 1, maxLength: 50 }),
   name: Name,
   custodian: Type.String({ minLength: 1, maxLength: 100 }),
-  modelId: Type.Optional(Type.Union([Id, Type.Null()])),
+  modelId: Type.Optional(Nullable(Id)),
   cash: Type.Optional(Dollars),
   isTradingBlocked: Type.Optional(Type.Boolean({ description: 'Legacy account-level trade block' })),
   isActive: Type.Optional(Type.Boolean()),
-  restrictedPlanId: Type.Optional(Type.Union([IdSchema(), Type.Null()], { description: 'The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none' })),
+  restrictedPlanId: Type.Optional(Nullable(IdSchema(), { description: 'The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none' })),
   taxStatus: Type.Optional(
-    Type.Union([Type.Unsafe<TaxStatus>({ type: 'string', enum: [...TAX_STATUSES] }), Type.Null()], {
+    Nullable(Type.Unsafe<TaxStatus>({ type: 'string', enum: [...TAX_STATUSES] }), {
       description: 'How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type',
     }),
   ),
 });
-const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+const NullableNumber = Nullable(Type.Number());
 export const AccountRecord = Type.Object({
   id: Id,
   ...AccountInput.properties,
-  modelId: Type.Union([Id, Type.Null()]),
+  modelId: Nullable(Id),
   cash: Type.Number(),
   isTradingBlocked: Type.Boolean(),
   isActive: Type.Boolean(),
-  restrictedPlanId: Type.Union([Id, Type.Null()]),
+  restrictedPlanId: Nullable(Id),
   taxStatus: Type.Unsafe<TaxStatus>({ type: 'string', enum: [...TAX_STATUSES], description: 'Effective tax status: the account\'s own, else its registration type\'s' }),
-  sleeveType: Type.Union([Type.String(), Type.Null()]),
+  sleeveType: Nullable(Type.String()),
   sleeveTargetPercent: NullableNumber,
   sleeveToleranceLower: NullableNumber,
   sleeveToleranceUpper: NullableNumber,
@@ -82,7 +83,7 @@ export const AccountRecord = Type.Object({
 });
 
 export const PRODUCT_TYPES = ['Equity', 'ETF', 'MutualFund', 'FixedIncome', 'Cash'] as const;
-const OptionalText = Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()]));
+const OptionalText = Type.Optional(Nullable(Type.String({ maxLength: 100 })));
 export const ProductInput = Type.Object({
   ticker: Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9.\\-/ ]+$' }),
   name: Name,
@@ -90,14 +91,14 @@ export const ProductInput = Type.Object({
   class: OptionalText,
   subClass: OptionalText,
   category: OptionalText,
-  price: Type.Optional(Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 1e9 }), Type.Null()])),
-  priceDate: Type.Optional(Type.Union([IsoDate, Type.Null()])),
+  price: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 1e9 }))),
+  priceDate: Type.Optional(Nullable(IsoDate)),
   isCash: Type.Optional(Type.Boolean()),
   allowsFractionalShares: Type.Optional(Type.Boolean()),
-  washSaleGroup: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 64, description: 'Products of one group are substantially identical for wash sales (share classes of one fund); null: only itself' }), Type.Null()])),
-  harvestReplacementProductId: Type.Optional(Type.Union([IdSchema(), Type.Null()], { description: 'What tax-loss harvesting buys instead of this product; null: the model line\'s first equivalent outside its wash-sale group' })),
+  washSaleGroup: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'Products of one group are substantially identical for wash sales (share classes of one fund); null: only itself' }))),
+  harvestReplacementProductId: Type.Optional(Nullable(IdSchema(), { description: 'What tax-loss harvesting buys instead of this product; null: the model line\'s first equivalent outside its wash-sale group' })),
 });
-const NullableText = Type.Union([Type.String(), Type.Null()]);
+const NullableText = Nullable(Type.String());
 export const ProductRecord = Type.Object({
   id: Id,
   ...ProductInput.properties,
@@ -109,7 +110,7 @@ export const ProductRecord = Type.Object({
   isCash: Type.Boolean(),
   allowsFractionalShares: Type.Boolean(),
   washSaleGroup: NullableText,
-  harvestReplacementProductId: Type.Union([Id, Type.Null()]),
+  harvestReplacementProductId: Nullable(Id),
   ...Audit,
 });
 

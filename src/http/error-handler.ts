@@ -39,6 +39,11 @@ function fieldOf(part: string, issue: AjvIssue): string {
 
 function describe(issue: AjvIssue): string {
   if (issue.keyword === 'required') return 'is required';
+  // A type list (`["integer", "null"]`, http/nullable.ts): Ajv says "must be integer,null".
+  if (issue.keyword === 'type') {
+    const types = Array.isArray(issue.params.type) ? issue.params.type.map(String) : String(issue.params.type).split(',');
+    if (types.length > 1) return `must be ${types.join(' or ')}`;
+  }
   if (issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues)) {
     return `must be one of ${issue.params.allowedValues.map(String).join(', ')}`;
   }

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Skip, Top } from '../http/paging.js';
 import { IdSchema } from '../http/ids.js';
+import { Nullable } from '../http/nullable.js';
 
 /** Lengths a notification's fields may have (docs/notifications.md). */
 export const LIMITS = { subject: 200, body: 4000, categoryName: 100, url: 2000 } as const;
@@ -26,12 +27,12 @@ export const NotificationRead = Type.Object({
   createdDate: Type.String({ format: 'date-time' }),
   subject: Type.String(),
   body: Type.String(),
-  url: Type.Union([Type.String(), Type.Null()]),
+  url: Nullable(Type.String()),
   status: Type.Integer({ description: '0 unread (the only status so far)' }),
   partnerAppName: Type.String({ description: 'The posting partner application, or `Platform`' }),
-  categoryName: Type.Union([Type.String(), Type.Null()]),
-  integrationId: Type.Union([Type.Integer(), Type.Null()], { description: 'The integration it was posted through; null for the platform' }),
-  actionName: Type.Union([Type.Literal('download'), Type.Null()]),
+  categoryName: Nullable(Type.String()),
+  integrationId: Nullable(Type.Integer(), { description: 'The integration it was posted through; null for the platform' }),
+  actionName: Nullable(Type.Literal('download')),
 });
 export type NotificationRead = Static<typeof NotificationRead>;
 
@@ -43,7 +44,7 @@ export const IntegrationRecord = Type.Object({
   partnerAppId: Type.Integer(),
   name: Type.String(),
   active: Type.Boolean(),
-  label: Type.Union([Type.String(), Type.Null()]),
+  label: Nullable(Type.String()),
   custom: Type.Boolean(),
   partnerUserName: Type.String(),
   createdDate: Type.String({ format: 'date-time' }),
@@ -69,8 +70,8 @@ export const DeliveryRecord = Type.Object({
   notificationId: Type.Integer(),
   status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
   attempts: Type.Integer(),
-  lastError: Type.Union([Type.String(), Type.Null()]),
-  deliveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lastError: Nullable(Type.String()),
+  deliveredAt: Nullable(Type.String({ format: 'date-time' })),
   createdDate: Type.String({ format: 'date-time' }),
 });
 export type DeliveryRecord = Static<typeof DeliveryRecord>;

@@ -1,27 +1,28 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema, MAX_ID } from '../http/ids.js';
+import { Nullable } from '../http/nullable.js';
 
-const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
-const NullableText = Type.Union([Type.String(), Type.Null()]);
+const NullableNumber = Nullable(Type.Number());
+const NullableText = Nullable(Type.String());
 const Flag = Type.Integer({ minimum: 0, maximum: 1 });
 
 /** Section 4.6's create body; codes are checked by the service so that a 400 names the field plainly. */
 export const SetAsideInput = Type.Object({
-  id: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: 'Ignored (the DCA samples send 0)' })),
+  id: Type.Optional(Nullable(Type.Integer(), { description: 'Ignored (the DCA samples send 0)' })),
   cashAmountTypeId: Type.Integer({ description: '1 dollars, 2 percent' }),
   cashAmount: Type.Number(),
   expirationTypeId: Type.Integer({ description: '1 Date, 2 Transaction, 3 None' }),
   expirationValue: Type.Optional(
     Type.Union([Type.Integer(), Type.String({ maxLength: 40 }), Type.Null()], { description: 'Type 1: the last protected date; type 2: 1 Distribution / Merge Out, 3 Fee' }),
   ),
-  percentCalculationTypeId: Type.Optional(Type.Union([Type.Integer(), Type.Null()], { description: '0 managed value (default), 1 total value, 2 excluded value' })),
+  percentCalculationTypeId: Type.Optional(Nullable(Type.Integer(), { description: '0 managed value (default), 1 total value, 2 excluded value' })),
   toleranceValue: Type.Optional(NullableNumber),
-  description: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
-  startDate: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  startDate: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
   minCashAmount: Type.Optional(NullableNumber),
   maxCashAmount: Type.Optional(NullableNumber),
-  isDepleteOverTime: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  setAsideAccountTypeId: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: MAX_ID }), Type.Null()])),
+  isDepleteOverTime: Type.Optional(Nullable(Type.Boolean())),
+  setAsideAccountTypeId: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: MAX_ID }))),
 });
 
 const Audit = { createdOn: Type.String(), createdBy: Type.String(), editedOn: Type.String(), editedBy: Type.String() };
@@ -40,7 +41,7 @@ export const SetAsideDetail = Type.Object({
   isExpired: Flag,
   startDate: Type.String(),
   isDeleted: Flag,
-  percentCalculationTypeId: Type.Union([Type.Integer(), Type.Null()]),
+  percentCalculationTypeId: Nullable(Type.Integer()),
   isDepleteOverTime: Flag,
   ...Audit,
 });
@@ -57,7 +58,7 @@ export const SetAsideListItem = Type.Object({
   toleranceValue: NullableNumber,
   expiredOn: NullableText,
   isExpired: Flag,
-  portfolioSetAsideCashId: Type.Union([Type.Integer(), Type.Null()]),
+  portfolioSetAsideCashId: Nullable(Type.Integer()),
   setAsideAccountTypeName: NullableText,
   isSystematic: Flag,
   startDate: Type.String(),
@@ -68,7 +69,7 @@ export const SetAsideListItem = Type.Object({
   isDeleted: Flag,
   minCashAmount: NullableNumber,
   maxCashAmount: NullableNumber,
-  percentCalculationTypeId: Type.Union([Type.Integer(), Type.Null()]),
+  percentCalculationTypeId: Nullable(Type.Integer()),
   percentCalculationType: NullableText,
   expiredBy: NullableText,
   expiredByUser: NullableText,
@@ -84,7 +85,7 @@ export const CashNeed = Type.Object({
   accountId: Type.Integer(),
   accountNumber: Type.String(),
   accountName: Type.String(),
-  modelId: Type.Union([Type.Integer(), Type.Null()]),
+  modelId: Nullable(Type.Integer()),
   accountValue: Type.Number(),
   cash: Type.Number(),
   protectedCash: Type.Number(),

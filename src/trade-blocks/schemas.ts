@@ -1,14 +1,12 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { IdSchema } from '../http/ids.js';
+import { Nullable } from '../http/nullable.js';
 
 /** Spec 2.3: Registration = 6, Account = 7; the only two entity codes trade blocks accept. */
 export const EntityEnum = { Registration: 6, Account: 7 } as const;
 export type EntityCode = (typeof EntityEnum)[keyof typeof EntityEnum];
 
-// Nullable as a type list, not anyOf: the response serializer would otherwise validate each
-// branch per field on every response, which costs more than the read itself on the hot GET.
-const nullable = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, type: [(schema as unknown as { type: string }).type, 'null'] });
-const NullableString = nullable(Type.String());
+const NullableString = Nullable(Type.String());
 
 export const ReasonRecord = Type.Object({
   id: Type.Integer(),
@@ -28,12 +26,12 @@ export const TradeBlockDetail = Type.Object(
     tradeBlockReasonId: Type.Integer(),
     description: Type.String(),
     startDate: Type.String({ format: 'date' }),
-    endDate: nullable(Type.String({ format: 'date' })),
+    endDate: Nullable(Type.String({ format: 'date' })),
     isDeleted: Type.Boolean(),
     isDisabled: Type.Boolean({ description: 'Outside its date range (only with the start/end date option)' }),
-    globalId: nullable(Type.String({ format: 'uuid' })),
+    globalId: Nullable(Type.String({ format: 'uuid' })),
     entityName: NullableString,
-    tradeBlockReason: nullable(ReasonRecord),
+    tradeBlockReason: Nullable(ReasonRecord),
     errorMessage: NullableString,
     createdBy: Type.String(),
     createdDate: Type.String({ format: 'date-time' }),

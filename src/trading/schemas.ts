@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../http/ids.js';
+import { Nullable } from '../http/nullable.js';
 
 // A string enum: one schema keyword, so a bad value reads "must be one of A, B" naming the field.
 const literals = <T extends string>(values: readonly T[], description?: string) =>
@@ -14,10 +15,10 @@ export const TaxOptions = Type.Object(
   {
     lotSelection: Type.Optional(literals(['MinTax', 'HIFO', 'FIFO'] as const, 'Which lots a sell relieves first (default MinTax)')),
     avoidWashSales: Type.Optional(Type.Boolean({ description: 'Keep every account of a household clear of wash sales (default true)' })),
-    maxShortTermGain: Type.Optional(Type.Union([Money, Type.Null()], { description: 'Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit' })),
-    maxLongTermGain: Type.Optional(Type.Union([Money, Type.Null()], { description: 'Net long-term gain a household may realize this calendar year; null: no limit' })),
+    maxShortTermGain: Type.Optional(Nullable(Money, { description: 'Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit' })),
+    maxLongTermGain: Type.Optional(Nullable(Money, { description: 'Net long-term gain a household may realize this calendar year; null: no limit' })),
     harvestLosses: Type.Optional(
-      Type.Union([
+      Nullable(
         Type.Object(
           {
             minLossDollars: Money,
@@ -25,8 +26,7 @@ export const TaxOptions = Type.Object(
           },
           { additionalProperties: false, description: 'Harvest the lots whose loss reaches both thresholds' },
         ),
-        Type.Null(),
-      ]),
+      ),
     ),
   },
   { additionalProperties: false },
@@ -38,7 +38,7 @@ export const RebalanceRequest = Type.Object({
   reason: literals(REASONS),
   entity: literals(ENTITIES),
   keys: Type.Array(IdSchema(), { minItems: 1, maxItems: 1_000_000 }),
-  amounts: Type.Optional(Type.Union([Type.Array(Money, { maxItems: 1_000_000 }), Type.Null()])),
+  amounts: Type.Optional(Nullable(Type.Array(Money, { maxItems: 1_000_000 }))),
   level: Type.Optional(literals(['Account', 'Registration'] as const)),
   maxTrades: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
   minTradePercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
@@ -47,11 +47,11 @@ export const RebalanceRequest = Type.Object({
   assetValues: Type.Optional(literals(['PendingTransactionsAndOrders', 'Pending', 'Current', 'UseDefault'] as const)),
   useProductSubstitution: Type.Optional(literals(['Use', 'Ignore'] as const)),
   includeCustodialCash: Type.Optional(Type.Boolean()),
-  notes: Type.Optional(Type.Union([Type.String({ maxLength: 4000 }), Type.Null()])),
+  notes: Type.Optional(Nullable(Type.String({ maxLength: 4000 }))),
   roundingLogic: Type.Optional(literals(['Default', 'LowestPrice', 'None'] as const)),
   disableRealTimePrices: Type.Optional(Type.Boolean()),
-  nsccTransactionType: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
-  taxOptions: Type.Optional(Type.Union([TaxOptions, Type.Null()])),
+  nsccTransactionType: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
+  taxOptions: Type.Optional(Nullable(TaxOptions)),
 });
 export type RebalanceRequest = Static<typeof RebalanceRequest>;
 
@@ -66,7 +66,7 @@ export const QuickTrade = Type.Object({
 export const QuickTradeRequest = Type.Object({
   routine: literals(['QuickTrade'] as const),
   trades: Type.Array(QuickTrade, { minItems: 1, maxItems: 10_000 }),
-  notes: Type.Optional(Type.Union([Type.String({ maxLength: 4000 }), Type.Null()])),
+  notes: Type.Optional(Nullable(Type.String({ maxLength: 4000 }))),
 });
 export type QuickTradeRequest = Static<typeof QuickTradeRequest>;
 
@@ -75,22 +75,22 @@ export const QuickTradeCheck = Type.Object({
   accountId: Type.Integer(),
   ticker: Type.String({ maxLength: 20 }),
   action: Type.String({ maxLength: 10, description: 'BUY or SELL' }),
-  dollars: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-  shares: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  dollars: Type.Optional(Nullable(Type.Number())),
+  shares: Type.Optional(Nullable(Type.Number())),
 });
 export type QuickTradeCheck = Static<typeof QuickTradeCheck>;
 export const QuickTradeChecked = Type.Object({
   ...QuickTradeCheck.properties,
-  accountNumber: Type.Union([Type.String(), Type.Null()]),
-  productId: Type.Union([Type.Integer(), Type.Null()]),
-  dollars: Type.Union([Type.Number(), Type.Null()]),
-  shares: Type.Union([Type.Number(), Type.Null()]),
+  accountNumber: Nullable(Type.String()),
+  productId: Nullable(Type.Integer()),
+  dollars: Nullable(Type.Number()),
+  shares: Nullable(Type.Number()),
   isValid: Type.Boolean(),
   message: Type.String(),
-  tradeType: Type.Union([literals(['Dollars', 'Shares'] as const), Type.Null()]),
-  navPrice: Type.Union([Type.Number(), Type.Null()]),
-  side: Type.Union([literals(['1', '2'] as const), Type.Null()]),
-  amount: Type.Union([Type.Number(), Type.Null()]),
+  tradeType: Nullable(literals(['Dollars', 'Shares'] as const)),
+  navPrice: Nullable(Type.Number()),
+  side: Nullable(literals(['1', '2'] as const)),
+  amount: Nullable(Type.Number()),
 });
 export type QuickTradeChecked = Static<typeof QuickTradeChecked>;
 
@@ -102,7 +102,7 @@ export const BatchStatus = Type.Object({
   message: Type.String(),
   createdBy: Type.String(),
   createdDate: Type.String(),
-  parentId: Type.Union([Type.Integer(), Type.Null()]),
+  parentId: Nullable(Type.Integer()),
   isDone: Type.Boolean(),
   totalItems: Type.Integer(),
   itemsCompleted: Type.Integer(),
@@ -116,11 +116,11 @@ export const MessageDetail = Type.Object({
   severity: Type.String(),
   message: Type.String(),
   entityEnum: Type.String(),
-  entityId: Type.Union([Type.Integer(), Type.Null()]),
+  entityId: Nullable(Type.Integer()),
 });
 export type MessageDetail = Static<typeof MessageDetail>;
 export const BatchMessage = Type.Object({
-  entityId: Type.Union([Type.Integer(), Type.Null()]),
+  entityId: Nullable(Type.Integer()),
   entityEnum: Type.String(),
   severity: Type.String(),
   severityCode: Type.Integer(),
@@ -150,7 +150,7 @@ export const TradeRecord = Type.Object({
   lots: Type.Optional(
     Type.Array(
       Type.Object({
-        taxLotId: Type.Union([Type.Integer(), Type.Null()]),
+        taxLotId: Nullable(Type.Integer()),
         shares: Type.Number(),
         costBasis: Type.Number({ description: 'Cost of the shares relieved, dollars' }),
         acquiredDate: Type.String(),
@@ -176,14 +176,14 @@ export const HouseholdTaxSummary = Type.Object({
 export const TradeInstanceRecord = Type.Object({
   id: Type.Integer(),
   routine: Type.String(),
-  notes: Type.Union([Type.String(), Type.Null()]),
+  notes: Nullable(Type.String()),
   status: Type.String(),
-  batchProcessingId: Type.Union([Type.Integer(), Type.Null()]),
+  batchProcessingId: Nullable(Type.Integer()),
   tradeCount: Type.Integer(),
   createdDate: Type.String(),
   createdBy: Type.String(),
-  cancelledDate: Type.Union([Type.String(), Type.Null()]),
-  cancelledBy: Type.Union([Type.String(), Type.Null()]),
+  cancelledDate: Nullable(Type.String()),
+  cancelledBy: Nullable(Type.String()),
 });
 
 /** The fill of an open trade; every field defaults to the trade's own (and today). */

@@ -5004,9 +5004,14 @@ export interface paths {
                         subClass?: string | null;
                         category?: string | null;
                         price?: number | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         priceDate?: string | null;
                         isCash?: boolean;
                         allowsFractionalShares?: boolean;
+                        /** @description Products of one group are substantially identical for wash sales (share classes of one fund); null: only itself */
                         washSaleGroup?: string | null;
                         /** @description What tax-loss harvesting buys instead of this product; null: the model line's first equivalent outside its wash-sale group */
                         harvestReplacementProductId?: number | null;
@@ -5226,9 +5231,14 @@ export interface paths {
                         subClass?: string | null;
                         category?: string | null;
                         price?: number | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         priceDate?: string | null;
                         isCash?: boolean;
                         allowsFractionalShares?: boolean;
+                        /** @description Products of one group are substantially identical for wash sales (share classes of one fund); null: only itself */
                         washSaleGroup?: string | null;
                         /** @description What tax-loss harvesting buys instead of this product; null: the model line's first equivalent outside its wash-sale group */
                         harvestReplacementProductId?: number | null;
@@ -5424,9 +5434,14 @@ export interface paths {
                         subClass?: string | null;
                         category?: string | null;
                         price?: number | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         priceDate?: string | null;
                         isCash?: boolean;
                         allowsFractionalShares?: boolean;
+                        /** @description Products of one group are substantially identical for wash sales (share classes of one fund); null: only itself */
                         washSaleGroup?: string | null;
                         /** @description What tax-loss harvesting buys instead of this product; null: the model line's first equivalent outside its wash-sale group */
                         harvestReplacementProductId?: number | null;
@@ -5750,8 +5765,14 @@ export interface paths {
                             oldRep_ID: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
+                            /** Format: date-time */
                             impDate: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             firstTransactionDate: string | null;
+                            /** Format: date-time */
                             startDate: string | null;
                             repStatus: string | null;
                             firmName: string | null;
@@ -5760,6 +5781,10 @@ export interface paths {
                             importKey: string | null;
                             /** @description US dollars */
                             raAmount: number | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             raDate: string | null;
                             isRAActive: boolean;
                             repRestrict: string | null;
@@ -5786,6 +5811,10 @@ export interface paths {
                             jobTitle: string | null;
                             ssN_TaxID: string | null;
                             gender: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             dob: string | null;
                             webAddress: string | null;
                             lastName: string;
@@ -6014,8 +6043,14 @@ export interface paths {
                             oldRep_ID: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
+                            /** Format: date-time */
                             impDate: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             firstTransactionDate: string | null;
+                            /** Format: date-time */
                             startDate: string | null;
                             repStatus: string | null;
                             firmName: string | null;
@@ -6024,6 +6059,10 @@ export interface paths {
                             importKey: string | null;
                             /** @description US dollars */
                             raAmount: number | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             raDate: string | null;
                             isRAActive: boolean;
                             repRestrict: string | null;
@@ -6050,6 +6089,10 @@ export interface paths {
                             jobTitle: string | null;
                             ssN_TaxID: string | null;
                             gender: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             dob: string | null;
                             webAddress: string | null;
                             lastName: string;
@@ -6283,8 +6326,14 @@ export interface paths {
                             oldRep_ID: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
+                            /** Format: date-time */
                             impDate: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             firstTransactionDate: string | null;
+                            /** Format: date-time */
                             startDate: string | null;
                             repStatus: string | null;
                             firmName: string | null;
@@ -6293,6 +6342,10 @@ export interface paths {
                             importKey: string | null;
                             /** @description US dollars */
                             raAmount: number | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             raDate: string | null;
                             isRAActive: boolean;
                             repRestrict: string | null;
@@ -6319,6 +6372,10 @@ export interface paths {
                             jobTitle: string | null;
                             ssN_TaxID: string | null;
                             gender: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             dob: string | null;
                             webAddress: string | null;
                             lastName: string;
@@ -6541,8 +6598,14 @@ export interface paths {
                         oldRep_ID?: string | null;
                         /** @description Registration number, unique in the firm */
                         number: string;
+                        /** Format: date-time */
                         impDate?: string | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         firstTransactionDate?: string | null;
+                        /** Format: date-time */
                         startDate?: string | null;
                         repStatus?: string | null;
                         firmName?: string | null;
@@ -6551,6 +6614,10 @@ export interface paths {
                         importKey?: string | null;
                         /** @description US dollars */
                         raAmount?: number | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         raDate?: string | null;
                         isRAActive?: boolean;
                         repRestrict?: string | null;
@@ -6577,6 +6644,10 @@ export interface paths {
                         jobTitle?: string | null;
                         ssN_TaxID?: string | null;
                         gender?: string | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         dob?: string | null;
                         webAddress?: string | null;
                         lastName: string;
@@ -6741,8 +6812,14 @@ export interface paths {
                             oldRep_ID: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
+                            /** Format: date-time */
                             impDate: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             firstTransactionDate: string | null;
+                            /** Format: date-time */
                             startDate: string | null;
                             repStatus: string | null;
                             firmName: string | null;
@@ -6751,6 +6828,10 @@ export interface paths {
                             importKey: string | null;
                             /** @description US dollars */
                             raAmount: number | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             raDate: string | null;
                             isRAActive: boolean;
                             repRestrict: string | null;
@@ -6777,6 +6858,10 @@ export interface paths {
                             jobTitle: string | null;
                             ssN_TaxID: string | null;
                             gender: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             dob: string | null;
                             webAddress: string | null;
                             lastName: string;
@@ -7014,8 +7099,14 @@ export interface paths {
                         oldRep_ID?: string | null;
                         /** @description Registration number, unique in the firm */
                         number: string;
+                        /** Format: date-time */
                         impDate?: string | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         firstTransactionDate?: string | null;
+                        /** Format: date-time */
                         startDate?: string | null;
                         repStatus?: string | null;
                         firmName?: string | null;
@@ -7024,6 +7115,10 @@ export interface paths {
                         importKey?: string | null;
                         /** @description US dollars */
                         raAmount?: number | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         raDate?: string | null;
                         isRAActive?: boolean;
                         repRestrict?: string | null;
@@ -7050,6 +7145,10 @@ export interface paths {
                         jobTitle?: string | null;
                         ssN_TaxID?: string | null;
                         gender?: string | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         dob?: string | null;
                         webAddress?: string | null;
                         lastName: string;
@@ -7216,8 +7315,14 @@ export interface paths {
                             oldRep_ID: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
+                            /** Format: date-time */
                             impDate: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             firstTransactionDate: string | null;
+                            /** Format: date-time */
                             startDate: string | null;
                             repStatus: string | null;
                             firmName: string | null;
@@ -7226,6 +7331,10 @@ export interface paths {
                             importKey: string | null;
                             /** @description US dollars */
                             raAmount: number | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             raDate: string | null;
                             isRAActive: boolean;
                             repRestrict: string | null;
@@ -7252,6 +7361,10 @@ export interface paths {
                             jobTitle: string | null;
                             ssN_TaxID: string | null;
                             gender: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             dob: string | null;
                             webAddress: string | null;
                             lastName: string;
@@ -7467,8 +7580,14 @@ export interface paths {
                             oldRep_ID?: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
+                            /** Format: date-time */
                             impDate?: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             firstTransactionDate?: string | null;
+                            /** Format: date-time */
                             startDate?: string | null;
                             repStatus?: string | null;
                             firmName?: string | null;
@@ -7477,6 +7596,10 @@ export interface paths {
                             importKey?: string | null;
                             /** @description US dollars */
                             raAmount?: number | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             raDate?: string | null;
                             isRAActive?: boolean;
                             repRestrict?: string | null;
@@ -7503,6 +7626,10 @@ export interface paths {
                             jobTitle?: string | null;
                             ssN_TaxID?: string | null;
                             gender?: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             dob?: string | null;
                             webAddress?: string | null;
                             lastName: string;
@@ -7670,8 +7797,14 @@ export interface paths {
                             oldRep_ID: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
+                            /** Format: date-time */
                             impDate: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             firstTransactionDate: string | null;
+                            /** Format: date-time */
                             startDate: string | null;
                             repStatus: string | null;
                             firmName: string | null;
@@ -7680,6 +7813,10 @@ export interface paths {
                             importKey: string | null;
                             /** @description US dollars */
                             raAmount: number | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             raDate: string | null;
                             isRAActive: boolean;
                             repRestrict: string | null;
@@ -7706,6 +7843,10 @@ export interface paths {
                             jobTitle: string | null;
                             ssN_TaxID: string | null;
                             gender: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             dob: string | null;
                             webAddress: string | null;
                             lastName: string;
@@ -8763,6 +8904,7 @@ export interface paths {
                             name: string;
                             clientId: number;
                             clientName: string;
+                            /** @description The id in Registrations/Types, null for a type outside that list */
                             typeId: number | null;
                             type: string;
                             taxStatus: string | null;
@@ -9150,6 +9292,7 @@ export interface paths {
                             name: string;
                             clientId: number;
                             clientName: string;
+                            /** @description The id in Registrations/Types, null for a type outside that list */
                             typeId: number | null;
                             type: string;
                             taxStatus: string | null;
@@ -9252,6 +9395,7 @@ export interface paths {
                             name: string;
                             clientId: number;
                             clientName: string;
+                            /** @description The id in Registrations/Types, null for a type outside that list */
                             typeId: number | null;
                             type: string;
                             taxStatus: string | null;
@@ -9787,6 +9931,7 @@ export interface paths {
                             shares: number;
                             price: number | null;
                             priceDate: string | null;
+                            /** @description US dollars; null while the product has no price */
                             currentValue: number | null;
                             costBasis: number;
                             isCash: boolean;
@@ -9915,6 +10060,7 @@ export interface paths {
                             shares: number;
                             price: number | null;
                             priceDate: string | null;
+                            /** @description US dollars; null while the product has no price */
                             currentValue: number | null;
                             costBasis: number;
                             isCash: boolean;
@@ -12669,6 +12815,7 @@ export interface paths {
                             status: "pending" | "delivered" | "failed";
                             attempts: number;
                             lastError: string | null;
+                            /** Format: date-time */
                             deliveredAt: string | null;
                             /** Format: date-time */
                             createdDate: string;
@@ -13824,6 +13971,7 @@ export interface paths {
                                 modelAggId: number | null;
                                 modelAgg: string | null;
                                 modelType: string | null;
+                                /** @description the model the sleeve account trades to (the strategy model or its self-directed model) */
                                 modelId: number | null;
                                 managementStyleId: number | null;
                                 managementStyle: string | null;
@@ -13968,6 +14116,10 @@ export interface paths {
                         registrationId: number;
                         sleeveStrategyId?: number | null;
                         isActive?: boolean;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         asOfDate?: string | null;
                         /**
                          * @description how contributions are allocated across the sleeves
@@ -13990,16 +14142,24 @@ export interface paths {
                         autoRebalDay?: number | null;
                         mandate?: boolean;
                         accountSleeves: {
+                            /** @description the sleeve account; 0 or null adds a new sleeve */
                             accountId?: number | null;
                             sleeveType?: ("Normal Sleeve" | "Custodial Account" | "Contribution Sleeve" | "Distribution Sleeve") | null;
                             sleeveDescription?: string | null;
+                            /** @description percent */
                             targetAllocation?: number | null;
+                            /** @description percent */
                             toleranceLower?: number | null;
+                            /** @description percent */
                             toleranceUpper?: number | null;
+                            /** @description percent */
                             contributionAllocation?: number | null;
+                            /** @description percent */
                             distributionAllocation?: number | null;
+                            /** @description percent */
                             corporateActionAllocation?: number | null;
                             sweepAssetId?: number | null;
+                            /** @description the strategy model; null for a self-directed sleeve */
                             modelAggId?: number | null;
                             managementStyleId?: number | null;
                             managementStyle?: string | null;
@@ -14122,6 +14282,7 @@ export interface paths {
                                 modelAggId: number | null;
                                 modelAgg: string | null;
                                 modelType: string | null;
+                                /** @description the model the sleeve account trades to (the strategy model or its self-directed model) */
                                 modelId: number | null;
                                 managementStyleId: number | null;
                                 managementStyle: string | null;
@@ -18744,9 +18905,14 @@ export interface paths {
                         subClass?: string | null;
                         category?: string | null;
                         price?: number | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         priceDate?: string | null;
                         isCash?: boolean;
                         allowsFractionalShares?: boolean;
+                        /** @description Products of one group are substantially identical for wash sales (share classes of one fund); null: only itself */
                         washSaleGroup?: string | null;
                         /** @description What tax-loss harvesting buys instead of this product; null: the model line's first equivalent outside its wash-sale group */
                         harvestReplacementProductId?: number | null;
@@ -18966,9 +19132,14 @@ export interface paths {
                         subClass?: string | null;
                         category?: string | null;
                         price?: number | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         priceDate?: string | null;
                         isCash?: boolean;
                         allowsFractionalShares?: boolean;
+                        /** @description Products of one group are substantially identical for wash sales (share classes of one fund); null: only itself */
                         washSaleGroup?: string | null;
                         /** @description What tax-loss harvesting buys instead of this product; null: the model line's first equivalent outside its wash-sale group */
                         harvestReplacementProductId?: number | null;
@@ -19164,9 +19335,14 @@ export interface paths {
                         subClass?: string | null;
                         category?: string | null;
                         price?: number | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         priceDate?: string | null;
                         isCash?: boolean;
                         allowsFractionalShares?: boolean;
+                        /** @description Products of one group are substantially identical for wash sales (share classes of one fund); null: only itself */
                         washSaleGroup?: string | null;
                         /** @description What tax-loss harvesting buys instead of this product; null: the model line's first equivalent outside its wash-sale group */
                         harvestReplacementProductId?: number | null;
@@ -19490,8 +19666,14 @@ export interface paths {
                             oldRep_ID: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
+                            /** Format: date-time */
                             impDate: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             firstTransactionDate: string | null;
+                            /** Format: date-time */
                             startDate: string | null;
                             repStatus: string | null;
                             firmName: string | null;
@@ -19500,6 +19682,10 @@ export interface paths {
                             importKey: string | null;
                             /** @description US dollars */
                             raAmount: number | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             raDate: string | null;
                             isRAActive: boolean;
                             repRestrict: string | null;
@@ -19526,6 +19712,10 @@ export interface paths {
                             jobTitle: string | null;
                             ssN_TaxID: string | null;
                             gender: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             dob: string | null;
                             webAddress: string | null;
                             lastName: string;
@@ -19754,8 +19944,14 @@ export interface paths {
                             oldRep_ID: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
+                            /** Format: date-time */
                             impDate: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             firstTransactionDate: string | null;
+                            /** Format: date-time */
                             startDate: string | null;
                             repStatus: string | null;
                             firmName: string | null;
@@ -19764,6 +19960,10 @@ export interface paths {
                             importKey: string | null;
                             /** @description US dollars */
                             raAmount: number | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             raDate: string | null;
                             isRAActive: boolean;
                             repRestrict: string | null;
@@ -19790,6 +19990,10 @@ export interface paths {
                             jobTitle: string | null;
                             ssN_TaxID: string | null;
                             gender: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             dob: string | null;
                             webAddress: string | null;
                             lastName: string;
@@ -20023,8 +20227,14 @@ export interface paths {
                             oldRep_ID: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
+                            /** Format: date-time */
                             impDate: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             firstTransactionDate: string | null;
+                            /** Format: date-time */
                             startDate: string | null;
                             repStatus: string | null;
                             firmName: string | null;
@@ -20033,6 +20243,10 @@ export interface paths {
                             importKey: string | null;
                             /** @description US dollars */
                             raAmount: number | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             raDate: string | null;
                             isRAActive: boolean;
                             repRestrict: string | null;
@@ -20059,6 +20273,10 @@ export interface paths {
                             jobTitle: string | null;
                             ssN_TaxID: string | null;
                             gender: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             dob: string | null;
                             webAddress: string | null;
                             lastName: string;
@@ -20281,8 +20499,14 @@ export interface paths {
                         oldRep_ID?: string | null;
                         /** @description Registration number, unique in the firm */
                         number: string;
+                        /** Format: date-time */
                         impDate?: string | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         firstTransactionDate?: string | null;
+                        /** Format: date-time */
                         startDate?: string | null;
                         repStatus?: string | null;
                         firmName?: string | null;
@@ -20291,6 +20515,10 @@ export interface paths {
                         importKey?: string | null;
                         /** @description US dollars */
                         raAmount?: number | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         raDate?: string | null;
                         isRAActive?: boolean;
                         repRestrict?: string | null;
@@ -20317,6 +20545,10 @@ export interface paths {
                         jobTitle?: string | null;
                         ssN_TaxID?: string | null;
                         gender?: string | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         dob?: string | null;
                         webAddress?: string | null;
                         lastName: string;
@@ -20481,8 +20713,14 @@ export interface paths {
                             oldRep_ID: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
+                            /** Format: date-time */
                             impDate: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             firstTransactionDate: string | null;
+                            /** Format: date-time */
                             startDate: string | null;
                             repStatus: string | null;
                             firmName: string | null;
@@ -20491,6 +20729,10 @@ export interface paths {
                             importKey: string | null;
                             /** @description US dollars */
                             raAmount: number | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             raDate: string | null;
                             isRAActive: boolean;
                             repRestrict: string | null;
@@ -20517,6 +20759,10 @@ export interface paths {
                             jobTitle: string | null;
                             ssN_TaxID: string | null;
                             gender: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             dob: string | null;
                             webAddress: string | null;
                             lastName: string;
@@ -20754,8 +21000,14 @@ export interface paths {
                         oldRep_ID?: string | null;
                         /** @description Registration number, unique in the firm */
                         number: string;
+                        /** Format: date-time */
                         impDate?: string | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         firstTransactionDate?: string | null;
+                        /** Format: date-time */
                         startDate?: string | null;
                         repStatus?: string | null;
                         firmName?: string | null;
@@ -20764,6 +21016,10 @@ export interface paths {
                         importKey?: string | null;
                         /** @description US dollars */
                         raAmount?: number | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         raDate?: string | null;
                         isRAActive?: boolean;
                         repRestrict?: string | null;
@@ -20790,6 +21046,10 @@ export interface paths {
                         jobTitle?: string | null;
                         ssN_TaxID?: string | null;
                         gender?: string | null;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         dob?: string | null;
                         webAddress?: string | null;
                         lastName: string;
@@ -20956,8 +21216,14 @@ export interface paths {
                             oldRep_ID: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
+                            /** Format: date-time */
                             impDate: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             firstTransactionDate: string | null;
+                            /** Format: date-time */
                             startDate: string | null;
                             repStatus: string | null;
                             firmName: string | null;
@@ -20966,6 +21232,10 @@ export interface paths {
                             importKey: string | null;
                             /** @description US dollars */
                             raAmount: number | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             raDate: string | null;
                             isRAActive: boolean;
                             repRestrict: string | null;
@@ -20992,6 +21262,10 @@ export interface paths {
                             jobTitle: string | null;
                             ssN_TaxID: string | null;
                             gender: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             dob: string | null;
                             webAddress: string | null;
                             lastName: string;
@@ -21207,8 +21481,14 @@ export interface paths {
                             oldRep_ID?: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
+                            /** Format: date-time */
                             impDate?: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             firstTransactionDate?: string | null;
+                            /** Format: date-time */
                             startDate?: string | null;
                             repStatus?: string | null;
                             firmName?: string | null;
@@ -21217,6 +21497,10 @@ export interface paths {
                             importKey?: string | null;
                             /** @description US dollars */
                             raAmount?: number | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             raDate?: string | null;
                             isRAActive?: boolean;
                             repRestrict?: string | null;
@@ -21243,6 +21527,10 @@ export interface paths {
                             jobTitle?: string | null;
                             ssN_TaxID?: string | null;
                             gender?: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             dob?: string | null;
                             webAddress?: string | null;
                             lastName: string;
@@ -21410,8 +21698,14 @@ export interface paths {
                             oldRep_ID: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
+                            /** Format: date-time */
                             impDate: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             firstTransactionDate: string | null;
+                            /** Format: date-time */
                             startDate: string | null;
                             repStatus: string | null;
                             firmName: string | null;
@@ -21420,6 +21714,10 @@ export interface paths {
                             importKey: string | null;
                             /** @description US dollars */
                             raAmount: number | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             raDate: string | null;
                             isRAActive: boolean;
                             repRestrict: string | null;
@@ -21446,6 +21744,10 @@ export interface paths {
                             jobTitle: string | null;
                             ssN_TaxID: string | null;
                             gender: string | null;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             dob: string | null;
                             webAddress: string | null;
                             lastName: string;
@@ -22503,6 +22805,7 @@ export interface paths {
                             name: string;
                             clientId: number;
                             clientName: string;
+                            /** @description The id in Registrations/Types, null for a type outside that list */
                             typeId: number | null;
                             type: string;
                             taxStatus: string | null;
@@ -22890,6 +23193,7 @@ export interface paths {
                             name: string;
                             clientId: number;
                             clientName: string;
+                            /** @description The id in Registrations/Types, null for a type outside that list */
                             typeId: number | null;
                             type: string;
                             taxStatus: string | null;
@@ -22992,6 +23296,7 @@ export interface paths {
                             name: string;
                             clientId: number;
                             clientName: string;
+                            /** @description The id in Registrations/Types, null for a type outside that list */
                             typeId: number | null;
                             type: string;
                             taxStatus: string | null;
@@ -23360,6 +23665,7 @@ export interface paths {
                             shares: number;
                             price: number | null;
                             priceDate: string | null;
+                            /** @description US dollars; null while the product has no price */
                             currentValue: number | null;
                             costBasis: number;
                             isCash: boolean;
@@ -23488,6 +23794,7 @@ export interface paths {
                             shares: number;
                             price: number | null;
                             priceDate: string | null;
+                            /** @description US dollars; null while the product has no price */
                             currentValue: number | null;
                             costBasis: number;
                             isCash: boolean;
@@ -26242,6 +26549,7 @@ export interface paths {
                             status: "pending" | "delivered" | "failed";
                             attempts: number;
                             lastError: string | null;
+                            /** Format: date-time */
                             deliveredAt: string | null;
                             /** Format: date-time */
                             createdDate: string;
@@ -27397,6 +27705,7 @@ export interface paths {
                                 modelAggId: number | null;
                                 modelAgg: string | null;
                                 modelType: string | null;
+                                /** @description the model the sleeve account trades to (the strategy model or its self-directed model) */
                                 modelId: number | null;
                                 managementStyleId: number | null;
                                 managementStyle: string | null;
@@ -27541,6 +27850,10 @@ export interface paths {
                         registrationId: number;
                         sleeveStrategyId?: number | null;
                         isActive?: boolean;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         asOfDate?: string | null;
                         /**
                          * @description how contributions are allocated across the sleeves
@@ -27563,16 +27876,24 @@ export interface paths {
                         autoRebalDay?: number | null;
                         mandate?: boolean;
                         accountSleeves: {
+                            /** @description the sleeve account; 0 or null adds a new sleeve */
                             accountId?: number | null;
                             sleeveType?: ("Normal Sleeve" | "Custodial Account" | "Contribution Sleeve" | "Distribution Sleeve") | null;
                             sleeveDescription?: string | null;
+                            /** @description percent */
                             targetAllocation?: number | null;
+                            /** @description percent */
                             toleranceLower?: number | null;
+                            /** @description percent */
                             toleranceUpper?: number | null;
+                            /** @description percent */
                             contributionAllocation?: number | null;
+                            /** @description percent */
                             distributionAllocation?: number | null;
+                            /** @description percent */
                             corporateActionAllocation?: number | null;
                             sweepAssetId?: number | null;
+                            /** @description the strategy model; null for a self-directed sleeve */
                             modelAggId?: number | null;
                             managementStyleId?: number | null;
                             managementStyle?: string | null;
@@ -27695,6 +28016,7 @@ export interface paths {
                                 modelAggId: number | null;
                                 modelAgg: string | null;
                                 modelType: string | null;
+                                /** @description the model the sleeve account trades to (the strategy model or its self-directed model) */
                                 modelId: number | null;
                                 managementStyleId: number | null;
                                 managementStyle: string | null;

@@ -5329,6 +5329,10 @@ export interface paths {
                              * @description YYYY-MM-DD
                              */
                             startDate: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             endDate: string | null;
                             isDeleted: boolean;
                             createdBy: string;
@@ -5416,6 +5420,10 @@ export interface paths {
                          * @description YYYY-MM-DD
                          */
                         startDate?: string;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         endDate?: string | null;
                     };
                 };
@@ -5460,6 +5468,10 @@ export interface paths {
                              * @description YYYY-MM-DD
                              */
                             startDate: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             endDate: string | null;
                             isDeleted: boolean;
                             createdBy: string;
@@ -5560,6 +5572,10 @@ export interface paths {
                          * @description YYYY-MM-DD
                          */
                         startDate: string;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         endDate?: string | null;
                     };
                 };
@@ -5604,6 +5620,10 @@ export interface paths {
                              * @description YYYY-MM-DD
                              */
                             startDate: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             endDate: string | null;
                             isDeleted: boolean;
                             createdBy: string;
@@ -5722,6 +5742,10 @@ export interface paths {
                              * @description YYYY-MM-DD
                              */
                             startDate: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             endDate: string | null;
                             isDeleted: boolean;
                             createdBy: string;
@@ -5820,6 +5844,10 @@ export interface paths {
                          * @description YYYY-MM-DD
                          */
                         startDate?: string;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         endDate?: string | null;
                     };
                 };
@@ -5864,6 +5892,10 @@ export interface paths {
                              * @description YYYY-MM-DD
                              */
                             startDate: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             endDate: string | null;
                             isDeleted: boolean;
                             createdBy: string;
@@ -5979,6 +6011,10 @@ export interface paths {
                              * @description YYYY-MM-DD
                              */
                             startDate: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             endDate: string | null;
                             isDeleted: boolean;
                             createdBy: string;
@@ -6095,6 +6131,10 @@ export interface paths {
                          * @description YYYY-MM-DD
                          */
                         startDate: string;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD
+                         */
                         endDate?: string | null;
                     }[];
                 };
@@ -6141,6 +6181,10 @@ export interface paths {
                              * @description YYYY-MM-DD
                              */
                             startDate: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
                             endDate: string | null;
                             isDeleted: boolean;
                             createdBy: string;

@@ -1,13 +1,13 @@
 import { type Static, Type } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
 import { MAX_SKIP } from '../../http/paging.js';
+import { Nullable } from '../../http/nullable.js';
 
 /*
  * The source system's own reads of the portfolio hierarchy, in its field names. Its clients page
  * with `top`/`skip` (and our `$top`/`$skip` work too) and search with `search`.
  */
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const top = Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Page size, 1 to 1000 (default 20)' }));
 const skip = Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SKIP, description: 'Records to skip (default 0)' }));

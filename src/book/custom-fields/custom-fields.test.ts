@@ -163,7 +163,7 @@ describeEachDatabase('custom fields (sections 2.16, 4.9)', (database) => {
       expect(response.json().errors).toEqual([{ field: `userDefinedFields[${index}].value`, message: `${code}: ${message}` }]);
     }
     const numberAsJson = await call('PUT', `/api/v1/Portfolio/Clients/Verbose/${client.id}`, { ...read, userDefinedFields: [{ userDefineDefinitionId: defs.INCOME, value: 5 }] });
-    expect(numberAsJson.json().errors).toContainEqual({ field: 'userDefinedFields[0].value', message: 'must be string' });
+    expect(numberAsJson.json().errors).toContainEqual({ field: 'userDefinedFields[0].value', message: 'must be string or null' });
     const tooLong = await call('PUT', `/api/v1/Portfolio/Clients/Verbose/${client.id}`, { ...read, userDefinedFields: withValue(read.userDefinedFields, 'NOTE', 'x'.repeat(4001)) });
     expect(tooLong.json().errors).toContainEqual({ field: 'userDefinedFields[0].value', message: 'must NOT have more than 4000 characters' });
     const unknown = await call('PUT', `/api/v1/Portfolio/Clients/Verbose/${client.id}`, { ...read, userDefinedFields: [...read.userDefinedFields, { userDefineDefinitionId: defs.TAX, value: 'Taxable' }, { userDefineDefinitionId: defs.FOREIGN, value: 'x' }, { userDefineDefinitionId: defs.NOTE, value: 'again' }] });

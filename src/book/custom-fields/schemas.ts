@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
 import { ALL_PRIVILEGES } from '../../auth/privileges.js';
+import { Nullable } from '../../http/nullable.js';
 
 /** Section 2.16's levels, as `entity` names them. */
 export const LEVELS = ['Representative', 'Household', 'Registration', 'Account', 'Product'] as const;
@@ -22,7 +23,7 @@ export const MAX_VALUE_LENGTH = 4000;
 
 const Level = Type.Enum([...LEVELS], { description: 'The level the field belongs to' });
 const FieldTypeSchema = Type.Enum([...FIELD_TYPES], { description: 'Text, Number (decimal), Date (YYYY-MM-DD), List (one of options), Boolean (true/false)' });
-const SecurityCode = Type.Union([Type.Enum([...ALL_PRIVILEGES]), Type.Null()], {
+const SecurityCode = Nullable(Type.Enum([...ALL_PRIVILEGES]), {
   description: 'Privilege a caller needs, beside portfolio.edit, to change a value; null: anyone with portfolio.edit',
 });
 const Options = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 500, description: 'Allowed values of a List field' });
@@ -30,7 +31,7 @@ const Options = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxI
 export const DefinitionInput = Type.Object({
   entity: Level,
   name: Type.String({ minLength: 1, maxLength: 200 }),
-  category: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  category: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
   type: FieldTypeSchema,
   code: Type.String({ minLength: 1, maxLength: 50, pattern: '^[A-Za-z][A-Za-z0-9_]*$', description: 'Unique within the level' }),
   sequence: Type.Optional(Type.Integer({ minimum: -1_000_000, maximum: 1_000_000 })),
@@ -41,13 +42,13 @@ export const DefinitionInput = Type.Object({
 /** What a field's definition shows, in a definition read and in each field of a record alike. */
 const DefinitionShown = {
   name: Type.String(),
-  category: Type.Union([Type.String(), Type.Null()]),
+  category: Nullable(Type.String()),
   type: Type.String(),
   code: Type.String(),
   sequence: Type.Integer(),
   options: Type.Array(Type.String()),
   input: Type.String(),
-  securityCode: Type.Union([Type.String(), Type.Null()]),
+  securityCode: Nullable(Type.String()),
   canEdit: Type.Boolean({ description: 'Whether the caller may change values of this field' }),
 };
 
@@ -67,8 +68,8 @@ export const DeleteResult = Type.Object({ id: IdSchema(), deletedValues: Type.In
 
 /** Section 2.16's user-defined field, as a verbose record carries it. */
 export const UserDefinedField = Type.Object({
-  userDefineDataId: Type.Union([IdSchema(), Type.Null()], { description: 'The stored value\'s id; null while the field has no value' }),
-  value: Type.Union([Type.String(), Type.Null()]),
+  userDefineDataId: Nullable(IdSchema(), { description: 'The stored value\'s id; null while the field has no value' }),
+  value: Nullable(Type.String()),
   childParameter: Type.Null(),
   entity: Type.String(),
   entityId: IdSchema(),
@@ -80,7 +81,7 @@ export const UserDefinedField = Type.Object({
 /** What a write reads of each sent item; the other fields of 2.16 are read-only and ignored. */
 export const UserDefinedFieldInput = Type.Object({
   userDefineDefinitionId: IdSchema(),
-  value: Type.Union([Type.String({ maxLength: MAX_VALUE_LENGTH }), Type.Null()], { description: 'null (or "") clears the value' }),
+  value: Nullable(Type.String({ maxLength: MAX_VALUE_LENGTH }), { description: 'null (or "") clears the value' }),
 });
 export const UserDefinedFieldsInput = Type.Array(UserDefinedFieldInput, {
   maxItems: 500,

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Nullable } from '../../http/nullable.js';
 
 /*
  * Section 2.16 lists 22 fields of the household verbose record and shows the shape of none but
@@ -6,7 +7,6 @@ import { Type, type Static } from 'typebox';
  * book has data for are filled from it, the rest are empty until the platform keeps such data.
  */
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Money = Type.Number({ description: 'US dollars' });
 
 const Billing = Type.Object(

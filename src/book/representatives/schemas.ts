@@ -1,16 +1,17 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { IdSchema, MAX_ID } from '../../http/ids.js';
+import { Nullable } from '../../http/nullable.js';
 
 /**
  * Section 2.13's representative, one line per field: its input schema, its record schema when
  * that differs, and the value a new representative starts with. Input, record and the `New`
  * template are all derived from this one table, so a field is added in one place.
  */
-const Text = (maxLength = 200) => Type.Union([Type.String({ maxLength }), Type.Null()]);
-const OtherId = (description: string) => Type.Union([IdSchema(), Type.Null()], { description });
+const Text = (maxLength = 200) => Nullable(Type.String({ maxLength }));
+const OtherId = (description: string) => Nullable(IdSchema(), { description });
 const Flag = Type.Boolean();
-const Day = Type.Union([Type.String({ format: 'date', description: 'YYYY-MM-DD' }), Type.Null()]);
-const Moment = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const Day = Nullable(Type.String({ format: 'date', description: 'YYYY-MM-DD' }));
+const Moment = Nullable(Type.String({ format: 'date-time' }));
 const Codes = (description: string) => Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, description });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 
@@ -26,11 +27,11 @@ export const REPRESENTATIVE_FIELDS = {
   brokerDealerId: { input: IdSchema({ description: 'A broker/dealer of the firm (GET /Portfolio/BrokerDealers)' }), initial: null, required: true },
   wholesalerId: { input: OtherId('Wholesaler id'), initial: null },
   payeeId: {
-    input: Type.Union([Type.Integer({ minimum: -1, maximum: MAX_ID }), Type.Null()], { description: '-1 (or null) for none' }),
+    input: Nullable(Type.Integer({ minimum: -1, maximum: MAX_ID }), { description: '-1 (or null) for none' }),
     record: Type.Integer({ minimum: -1, description: '-1: none' }),
     initial: -1,
   },
-  payoutOverride: { input: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()], { description: 'Payout percent overriding the schedule; null for none' }), initial: null },
+  payoutOverride: { input: Nullable(Type.Number({ minimum: 0, maximum: 100 }), { description: 'Payout percent overriding the schedule; null for none' }), initial: null },
   riaId: { input: OtherId('Registered investment adviser id'), initial: null },
   wholesaler401KId: { input: OtherId('401(k) wholesaler id'), initial: null },
   planAdministratorId: { input: OtherId('Plan administrator id'), initial: null },
@@ -54,7 +55,7 @@ export const REPRESENTATIVE_FIELDS = {
   actgLedgerNum: { input: Text(50), initial: null },
   isDefault: { input: Flag, initial: false },
   importKey: { input: Text(100), initial: null },
-  raAmount: { input: Type.Union([Type.Number({ minimum: -1e13, maximum: 1e13 }), Type.Null()], { description: 'US dollars' }), initial: null },
+  raAmount: { input: Nullable(Type.Number({ minimum: -1e13, maximum: 1e13 }), { description: 'US dollars' }), initial: null },
   raDate: { input: Day, initial: null },
   isRAActive: { input: Flag, initial: false },
   repRestrict: { input: Text(), initial: null },
@@ -87,7 +88,7 @@ export const REPRESENTATIVE_FIELDS = {
   firstName: { input: Name, initial: '', required: true },
   city: { input: Text(100), initial: null },
   state: { input: Text(50), initial: null },
-  email: { input: Type.Union([Type.String({ maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+$' }), Type.Null()]), initial: null },
+  email: { input: Nullable(Type.String({ maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+$' })), initial: null },
   repNasds: { input: Codes('FINRA (NASD) registrations, e.g. Series 7'), initial: [] },
   repOnHolds: { input: Codes('Holds placed on the representative'), initial: [] },
   repStates: { input: Codes('States the representative is registered in'), initial: [] },
@@ -132,7 +133,7 @@ export function newRepresentative(): Record<string, unknown> {
 export const BrokerDealer = Type.Object({
   id: IdSchema(),
   name: Type.String(),
-  code: Type.Union([Type.String(), Type.Null()]),
+  code: Nullable(Type.String()),
   isActive: Type.Boolean(),
 });
 

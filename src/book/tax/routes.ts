@@ -5,6 +5,7 @@ import { IdSchema } from '../../http/ids.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
 import type { TaxService } from './service.js';
+import { Nullable } from '../../http/nullable.js';
 
 const read = { privilege: Privilege.PortfolioRead };
 
@@ -16,7 +17,7 @@ const TaxLot = Type.Object({
   costBasis: Type.Number({ description: 'Total cost of the lot, dollars' }),
   acquiredDate: Type.String({ format: 'date' }),
   term: Type.String({ description: 'Short, or Long from the day after the first anniversary' }),
-  unrealizedGain: Type.Union([Type.Number(), Type.Null()], { description: 'Shares at the latest price less cost; null without a price' }),
+  unrealizedGain: Nullable(Type.Number(), { description: 'Shares at the latest price less cost; null without a price' }),
 });
 
 const RealizedGains = Type.Object({

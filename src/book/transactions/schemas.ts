@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Nullable } from '../../http/nullable.js';
 
 export const TRANSACTION_TYPES = ['Distribution', 'MergeOut', 'Fee', 'Contribution', 'Dividend', 'Interest', 'Other'] as const;
 
@@ -6,7 +7,7 @@ export const TransactionInput = Type.Object({
   type: Type.Union(TRANSACTION_TYPES.map((t) => Type.Literal(t)), { description: 'Distribution, MergeOut and Fee expire Transaction-type set aside cash' }),
   amount: Type.Number({ exclusiveMinimum: 0, maximum: 1e13, description: 'US dollars, positive' }),
   tradeDate: Type.String({ format: 'date', description: 'YYYY-MM-DD' }),
-  description: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
 });
 
 export const TransactionRecord = Type.Object({
@@ -15,7 +16,7 @@ export const TransactionRecord = Type.Object({
   type: Type.String(),
   amount: Type.Number(),
   tradeDate: Type.String(),
-  description: Type.Union([Type.String(), Type.Null()]),
+  description: Nullable(Type.String()),
   createdOn: Type.String(),
   createdBy: Type.String(),
 });

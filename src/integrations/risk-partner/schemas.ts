@@ -1,10 +1,11 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
+import { Nullable } from '../../http/nullable.js';
 
 const Text = Type.String();
-const NullableText = Type.Union([Type.String(), Type.Null()]);
-const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
-const NullableInteger = Type.Union([Type.Integer(), Type.Null()]);
+const NullableText = Nullable(Type.String());
+const NullableNumber = Nullable(Type.Number());
+const NullableInteger = Nullable(Type.Integer());
 
 export const CreateClientBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200, description: 'Unique in the firm (case and spacing ignored)' }),
@@ -15,13 +16,12 @@ export type CreateClientBody = Static<typeof CreateClientBody>;
 
 export const SurveyResultsQuery = Type.Object({ clientId: IdSchema({ description: 'The risk-profiling client id (CreateClient `id`)' }) });
 
-const JsonInfo = Type.Union([
+const JsonInfo = Nullable(
   Type.Object(
-    { surveyUrl: Type.Union([Type.String(), Type.Null()], { description: 'The questionnaire page for the client; the link is its only credential' }) },
+    { surveyUrl: Nullable(Type.String(), { description: 'The questionnaire page for the client; the link is its only credential' }) },
     { additionalProperties: true },
   ),
-  Type.Null(),
-]);
+);
 
 /** Section 2.17's created client. */
 export const CreatedClient = Type.Object({

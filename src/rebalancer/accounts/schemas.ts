@@ -1,10 +1,11 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
 import { WholeListQuery } from '../../http/paging.js';
+import { Nullable } from '../../http/nullable.js';
 
 const Flag = Type.Integer({ minimum: 0, maximum: 1 });
-const NullableText = Type.Union([Type.String(), Type.Null()]);
-const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+const NullableText = Nullable(Type.String());
+const NullableNumber = Nullable(Type.Number());
 
 /** Every account unless `$top` is given (WholeListQuery): the source system's clients read them all in one call. */
 export const AccountsQuery = Type.Object({
@@ -37,7 +38,7 @@ export const AccountSimple = Type.Object(
     isSleeve: Flag,
     portfolioId: Type.Integer({ description: 'The registration id (a portfolio of the rebalancing application)' }),
     portfolioName: Type.String(),
-    modelId: Type.Union([Type.Integer(), Type.Null()]),
+    modelId: Nullable(Type.Integer()),
     isDeleted: Type.Integer({ minimum: 0, maximum: 1, description: '1 for a closed (inactive) account' }),
     value: Type.Optional(Type.Number({ description: 'With includevalue=true' })),
     createdOn: Type.String(),
@@ -66,7 +67,7 @@ const ListFields = {
   pendingCashValue: Type.Number({ description: 'Custodial cash after the account\'s open trade orders' }),
 };
 
-export const AccountListItem = Type.Object({ ...ListFields, restrictedPlan: Type.Union([Type.String(), Type.Null()], { description: 'Name of the assigned restricted plan' }) });
+export const AccountListItem = Type.Object({ ...ListFields, restrictedPlan: Nullable(Type.String(), { description: 'Name of the assigned restricted plan' }) });
 
 export const AccountDetail = Type.Object({
   ...ListFields,
@@ -74,7 +75,7 @@ export const AccountDetail = Type.Object({
   sleeveTarget: NullableNumber,
   sleeveToleranceLower: NullableNumber,
   sleeveToleranceUpper: NullableNumber,
-  restrictedPlan: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
+  restrictedPlan: Nullable(Type.Object({ id: Type.Integer(), name: Type.String() })),
   generalSection: Type.Object(
     { accountName: Type.String(), accountNumber: Type.String(), accountId: Type.String(), accountType: Type.String(), portfolioId: Type.Integer(), portfolioName: Type.String(), custodian: Type.String(), model: NullableText },
     { description: 'The account\'s identity as the source system\'s client reads it before an account update (accountName, portfolioId)' },

@@ -6,6 +6,7 @@ import type { AuthService } from '../../auth/service.js';
 import { notFound } from '../../shared/errors.js';
 import type { RebalancerUserRepository } from './user-repository.js';
 import type { AuthRepository } from '../../auth/repository.js';
+import { Nullable } from '../../http/nullable.js';
 
 const RebalancerToken = Type.Object({
   eclipse_access_token: Type.String({ description: 'The rebalancer token; send it as Authorization: Session <token>' }),
@@ -19,7 +20,7 @@ const SignedInUser = Type.Object(
     id: Type.Integer(),
     name: Type.String(),
     userLoginId: Type.String({ description: 'The login name' }),
-    email: Type.Union([Type.String(), Type.Null()]),
+    email: Nullable(Type.String()),
     status: Type.Integer({ minimum: 0, maximum: 1, description: '1 active' }),
     role: Type.Object({ id: Type.Integer(), name: Type.String(), privileges: Type.Array(Type.String(), { description: 'Privileges the role grants' }) }),
     team: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })),

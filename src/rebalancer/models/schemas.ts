@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
+import { Nullable } from '../../http/nullable.js';
 
 const Percent = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
 const Ids = (description: string) => Type.Array(IdSchema(), { maxItems: 1000, description });
@@ -14,7 +15,7 @@ export const ModelTargetInput = Type.Object({
 
 const ModelFields = {
   name: Type.String({ maxLength: 200 }),
-  description: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+  description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
   // Section 4.10 rule 2: a model is updated by sending back what GET returned, which reads 0/1.
   isActive: Type.Optional(Type.Union([Type.Boolean(), Type.Integer({ minimum: 0, maximum: 1 })], { description: 'true/false, or 0/1 as reads give it' })),
   cashTargetPercent: Type.Optional(Percent('Default 0 on create')),
@@ -47,7 +48,7 @@ export const ModelTargetRecord = Type.Object({
 export const ModelRecord = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  description: Type.Union([Type.String(), Type.Null()]),
+  description: Nullable(Type.String()),
   isActive: Type.Integer({ minimum: 0, maximum: 1 }),
   cashTargetPercent: Type.Number(),
   cashLowerTolerance: Type.Number(),

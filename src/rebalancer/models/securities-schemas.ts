@@ -1,8 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
+import { Nullable } from '../../http/nullable.js';
 
-const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
-const NullableText = Type.Union([Type.String(), Type.Null()]);
+const NullableInt = Nullable(Type.Integer());
+const NullableText = Nullable(Type.String());
 
 export const AllocationsQuery = Type.Object({
   aggregateAllocations: Type.Boolean({ default: true, description: 'true (default): id, securityId, name, symbol and targetInPercent only; false: every field' }),
@@ -51,10 +52,10 @@ export const SecurityPriority = Type.Object({
 
 export const SecurityPriorityInput = Type.Object({
   securityId: IdSchema({ description: 'A target or an equivalent of the model' }),
-  buyPriorityId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 6 }), Type.Null()], { description: 'Buy priority (1 to 6, as GET /v1/priorities lists them); null or omitted: none' })),
-  buyPriority: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()], { description: 'Optional; when given it must be the description of buyPriorityId' })),
-  sellPriorityId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 6 }), Type.Null()], { description: 'Sell priority (1 to 6, as GET /v1/priorities lists them); null or omitted: none' })),
-  sellPriority: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  buyPriorityId: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 6 }), { description: 'Buy priority (1 to 6, as GET /v1/priorities lists them); null or omitted: none' })),
+  buyPriority: Type.Optional(Nullable(Type.String({ maxLength: 100 }), { description: 'Optional; when given it must be the description of buyPriorityId' })),
+  sellPriorityId: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 6 }), { description: 'Sell priority (1 to 6, as GET /v1/priorities lists them); null or omitted: none' })),
+  sellPriority: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
 });
 
 export const PrioritiesUpdate = Type.Object(

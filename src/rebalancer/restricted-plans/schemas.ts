@@ -1,10 +1,11 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
+import { Nullable } from '../../http/nullable.js';
 
 const Flag = Type.Integer({ minimum: 0, maximum: 1, description: '1 for yes, 0 for no (responses always use 0/1)' });
-const NullableInt = Type.Union([Type.Integer(), Type.Null()]);
-const NullableText = Type.Union([Type.String(), Type.Null()]);
-const PriorityText = Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()]));
+const NullableInt = Nullable(Type.Integer());
+const NullableText = Nullable(Type.String());
+const PriorityText = Type.Optional(Nullable(Type.String({ maxLength: 100 })));
 
 export const PlanSecurityInput = Type.Object({
   securityId: IdSchema({ description: 'A product id of the firm' }),
@@ -18,7 +19,7 @@ export const PlanSecurityInput = Type.Object({
 const PlanFields = {
   name: Type.String({ maxLength: 200 }),
   useInTradeFile: Type.Optional(Type.Boolean({ description: 'Trades go to a restricted plan file instead of the custodian trade file' })),
-  externalPlanId: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  externalPlanId: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
 };
 
 export const PlanCreate = Type.Object({

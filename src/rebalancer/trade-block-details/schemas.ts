@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
+import { Nullable } from '../../http/nullable.js';
 
 /** Spec 9.3: the rebalancing application names the related entity by its own codes. */
 export const RelatedType = { Portfolio: 16, Account: 32 } as const;
@@ -20,7 +21,7 @@ export const V2Detail = Type.Object({
   tradeBlockReasonName: Type.String(),
   description: Type.String(),
   startDate: IsoDate,
-  endDate: Type.Union([IsoDate, Type.Null()]),
+  endDate: Nullable(IsoDate),
   isDeleted: Type.Boolean(),
   createdBy: Type.String(),
   createdDate: Type.String({ format: 'date-time' }),
@@ -36,7 +37,7 @@ export const V2Create = Type.Object({
   tradeBlockReasonId: IdSchema(),
   description: Description,
   startDate: IsoDate,
-  endDate: Type.Optional(Type.Union([IsoDate, Type.Null()])),
+  endDate: Type.Optional(Nullable(IsoDate)),
 });
 
 /** Keyed by id; only description and the dates change, the other fields must match if sent. */
@@ -47,7 +48,7 @@ export const V2Update = Type.Object({
   tradeBlockReasonId: Type.Optional(IdSchema()),
   description: Type.Optional(Description),
   startDate: Type.Optional(IsoDate),
-  endDate: Type.Optional(Type.Union([IsoDate, Type.Null()])),
+  endDate: Type.Optional(Nullable(IsoDate)),
 });
 
 export const V2ListQuery = Type.Object({
