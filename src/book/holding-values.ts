@@ -8,15 +8,41 @@ export interface HeldRow {
 }
 
 /**
+ * The numbers of a held text, "<a> <b> …", read by character: splitting it made a string of each
+ * number, 0.5 ms of a page of households. A number of up to 15 digits is exact as it is summed; a
+ * longer one, or anything but digits and a leading minus, is read by Number as split read it.
+ */
+export function numbersOf(text: string): number[] {
+  const numbers: number[] = [];
+  let start = 0;
+  let value = 0;
+  let negative = false;
+  let plain = true;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    if (c === 32) {
+      if (i > start) numbers.push(plain && i - start - (negative ? 1 : 0) <= 15 ? (negative ? -value : value) : Number(text.slice(start, i)));
+      start = i + 1;
+      value = 0;
+      negative = false;
+      plain = true;
+    } else if (c >= 48 && c <= 57) value = value * 10 + (c - 48);
+    else if (c === 45 && i === start) negative = true;
+    else plain = false;
+  }
+  return numbers;
+}
+
+/**
  * Each account's priced holdings in cents, each holding rounded on its own. An unpriced position
  * adds nothing: it has no value to show (a rebalance reports it as an error instead).
  */
 export function heldValueCents(rows: readonly HeldRow[]): Map<number, number> {
   const held = new Map<number, number>();
   for (const row of rows) {
-    const numbers = row.held.split(' ');
+    const numbers = numbersOf(row.held);
     let cents = 0;
-    for (let i = 0; i + 1 < numbers.length; i += 2) cents += marketValueCents(Number(numbers[i]), Number(numbers[i + 1]));
+    for (let i = 0; i + 1 < numbers.length; i += 2) cents += marketValueCents(numbers[i] as number, numbers[i + 1] as number);
     held.set(row.account_id, (held.get(row.account_id) ?? 0) + cents);
   }
   return held;
@@ -30,9 +56,9 @@ export function heldValueCents(rows: readonly HeldRow[]): Map<number, number> {
 export function heldDollars(rows: readonly HeldRow[]): Map<number, number> {
   const held = new Map<number, number>();
   for (const row of rows) {
-    const numbers = row.held.split(' ');
+    const numbers = numbersOf(row.held);
     let dollars = 0;
-    for (let i = 0; i + 1 < numbers.length; i += 2) dollars += (Number(numbers[i]) / 1e6) * (Number(numbers[i + 1]) / 1e6);
+    for (let i = 0; i + 1 < numbers.length; i += 2) dollars += ((numbers[i] as number) / 1e6) * ((numbers[i + 1] as number) / 1e6);
     held.set(row.account_id, (held.get(row.account_id) ?? 0) + dollars);
   }
   return held;
