@@ -74,7 +74,7 @@ export const accounts: EntityDescriptor<AccountInput, AccountRecord> = {
   level: 'Account',
   input: AccountInput,
   record: AccountRecord,
-  toRecord: (row: Row<AccountTable> & { registration_type: string }) => ({
+  toRecord: (row: Row<AccountTable> & { registration_type: string | null }) => ({
     id: row.id,
     registrationId: row.registration_id,
     number: row.number,
@@ -85,8 +85,9 @@ export const accounts: EntityDescriptor<AccountInput, AccountRecord> = {
     isTradingBlocked: row.is_trading_blocked === 1,
     isActive: row.is_active === 1,
     restrictedPlanId: row.restricted_plan_id,
-    // The effective status: the account's own, else its registration type's.
-    taxStatus: effectiveTaxStatus(row.tax_status, row.registration_type),
+    // The effective status: the account's own, else its registration type's (read by `joined`;
+    // a left join, so a missing registration would read as no type rather than lose the account).
+    taxStatus: effectiveTaxStatus(row.tax_status, row.registration_type ?? ''),
     sleeveType: row.sleeve_type,
     sleeveTargetPercent: row.sleeve_target_pct,
     sleeveToleranceLower: row.sleeve_tolerance_lower,
