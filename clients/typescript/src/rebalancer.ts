@@ -848,7 +848,7 @@ export interface paths {
                 content: {
                     /**
                      * @example {
-                     *       "id": {},
+                     *       "id": 0,
                      *       "name": "string",
                      *       "useInTradeFile": true,
                      *       "externalPlanId": "string",
@@ -868,7 +868,7 @@ export interface paths {
                      */
                     "application/json": {
                         /** @description null (or 0, or omitted) on create */
-                        id?: null | number;
+                        id?: number | null;
                         name: string;
                         /** @description Trades go to a restricted plan file instead of the custodian trade file */
                         useInTradeFile?: boolean;
@@ -2029,7 +2029,7 @@ export interface paths {
                 content: {
                     /**
                      * @example {
-                     *       "id": {},
+                     *       "id": 0,
                      *       "name": "string",
                      *       "description": "string",
                      *       "isActive": true,
@@ -2053,7 +2053,7 @@ export interface paths {
                      *     }
                      */
                     "application/json": {
-                        id?: null | number;
+                        id?: number | null;
                         name: string;
                         description?: string | null;
                         /** @description true/false, or 0/1 as reads give it */

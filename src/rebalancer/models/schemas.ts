@@ -25,7 +25,7 @@ const ModelFields = {
 };
 
 export const ModelCreate = Type.Object({
-  id: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 0, maximum: 0 })])),
+  id: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 0 }))),
   ...ModelFields,
   teamIds: Type.Optional(Ids('Teams that may see the model; none: every user of the firm')),
 });

@@ -23,7 +23,7 @@ const PlanFields = {
 };
 
 export const PlanCreate = Type.Object({
-  id: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 0, maximum: 0 })], { description: 'null (or 0, or omitted) on create' })),
+  id: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 0 }), { description: 'null (or 0, or omitted) on create' })),
   ...PlanFields,
   securities: Type.Object({ securities: Type.Array(PlanSecurityInput, { maxItems: 10000 }) }),
 });
