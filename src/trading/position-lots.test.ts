@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { unpackPositions } from './position-lots.js';
 
@@ -28,5 +29,18 @@ describe('unpackPositions (an account packed in one row by the snapshot read)', 
     expect(positions).toHaveLength(1);
     expect(positions[0]!.lotsSummary).toBeUndefined();
     expect(positions[0]!.taxLots).toBeUndefined();
+  });
+
+  it('reads lots exactly as JSON.parse does, in either database’s spacing and in shapes the scan leaves to JSON.parse', () => {
+    const lot = fc.tuple(fc.integer({ min: 1, max: 2 ** 31 }), fc.integer({ min: -1e15 + 1, max: 1e15 - 1 }), fc.integer({ min: -1e12, max: 1e12 }), fc.oneof(fc.constant('2024-02-29'), fc.constant('2025-12-31'), fc.constant('a\\"b')));
+    fc.assert(
+      fc.property(fc.array(lot, { maxLength: 6 }), fc.boolean(), fc.boolean(), (tuples, spaced, fraction) => {
+        const rows: unknown[][] = tuples.map(([id, shares, cost, date]) => [id, fraction ? shares + 0.5 : shares, cost, date]);
+        const json = spaced ? JSON.stringify(rows).replaceAll(',', ', ') : JSON.stringify(rows);
+        const [position] = unpackPositions('[1,0,0]', `1 0 2024-01-01 0 ${json}`);
+        const expected = rows.length === 0 ? undefined : rows.map(([id, shares, cost, date]) => ({ id, shares: (shares as number) / 1e6, costBasis: (cost as number) / 100, acquiredOn: date }));
+        expect(position!.taxLots).toEqual(expected);
+      }),
+    );
   });
 });
