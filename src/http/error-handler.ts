@@ -62,8 +62,29 @@ export function validationProblem(part: string, issues: AjvIssue[]): Problem {
     seen.add(field + message);
     errors.push({ field, message });
   }
-  const detail = errors.map((e) => `${e.field} ${e.message}`).join('; ') || 'request is invalid';
-  return problem(400, 'validation_failed', detail, errors);
+  const lines = withoutNullBranch(errors);
+  const detail = lines.map((e) => `${e.field} ${e.message}`).join('; ') || 'request is invalid';
+  return problem(400, 'validation_failed', detail, lines);
+}
+
+const TYPE_ONLY = /^must be (\w+)$/;
+
+/**
+ * A nullable object or enum (http/nullable.ts) is a union with null, and Ajv reports each branch
+ * that failed: `taxOptions.maxLongTermGain must be >= 0` and also `taxOptions must be null`. The
+ * second only says that null would have been accepted; beside an error of the value itself it
+ * reads as if the field had to be null. It is dropped, or joined to the other branch's type error
+ * (`must be object or null`), the way a nullable plain type reads.
+ */
+function withoutNullBranch(errors: { field: string; message: string }[]): { field: string; message: string }[] {
+  return errors.flatMap((e) => {
+    if (e.message !== 'must be null') {
+      const type = TYPE_ONLY.exec(e.message)?.[1];
+      return type && type !== 'null' && errors.some((n) => n.field === e.field && n.message === 'must be null') ? [{ field: e.field, message: `must be ${type} or null` }] : [e];
+    }
+    const explained = errors.some((o) => o !== e && (o.field === e.field || o.field.startsWith(`${e.field}.`) || o.field.startsWith(`${e.field}[`)));
+    return explained ? [] : [e];
+  });
 }
 
 /** Error bodies name what was wrong; they never hand a large input back to its sender. */

@@ -38,4 +38,25 @@ describe('Nullable', () => {
     ]);
     await app.close();
   });
+
+  it('names what is wrong inside a nullable object, not that it might have been null', async () => {
+    const app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    registerErrorHandling(app);
+    const Options = Type.Object({ budget: Type.Number({ minimum: 0 }) });
+    const Body = Type.Object({ options: Nullable(Options), list: Nullable(Type.Array(Type.Integer())) });
+    app.post('/', { schema: { body: Body } }, async () => ({ ok: true }));
+    const inside = await app.inject({ method: 'POST', url: '/', payload: { options: { budget: -5 }, list: null } });
+    expect(inside.statusCode).toBe(400);
+    expect(inside.json().errors).toEqual([{ field: 'options.budget', message: 'must be >= 0' }]);
+    expect(inside.json().detail).toBe('options.budget must be >= 0');
+    const element = await app.inject({ method: 'POST', url: '/', payload: { options: null, list: [1, 'two'] } });
+    expect(element.json().errors).toEqual([{ field: 'list[1]', message: 'must be integer' }]);
+    const whole = await app.inject({ method: 'POST', url: '/', payload: { options: 'cheap', list: 3 } });
+    expect(whole.json().errors).toEqual([
+      { field: 'options', message: 'must be object or null' },
+      { field: 'list', message: 'must be array or null' },
+    ]);
+    await app.close();
+  });
 });
