@@ -74,13 +74,16 @@ const TYPE_ONLY = /^must be (\w+)$/;
  * that failed: `taxOptions.maxLongTermGain must be >= 0` and also `taxOptions must be null`. The
  * second only says that null would have been accepted; beside an error of the value itself it
  * reads as if the field had to be null. It is dropped, or joined to the other branch's type error
- * (`must be object or null`), the way a nullable plain type reads.
+ * (`must be object or null`) or enum (`must be one of A, B, or null`), the way a nullable plain
+ * type reads.
  */
 function withoutNullBranch(errors: { field: string; message: string }[]): { field: string; message: string }[] {
   return errors.flatMap((e) => {
     if (e.message !== 'must be null') {
+      if (!errors.some((n) => n.field === e.field && n.message === 'must be null')) return [e];
       const type = TYPE_ONLY.exec(e.message)?.[1];
-      return type && type !== 'null' && errors.some((n) => n.field === e.field && n.message === 'must be null') ? [{ field: e.field, message: `must be ${type} or null` }] : [e];
+      if (type && type !== 'null') return [{ field: e.field, message: `must be ${type} or null` }];
+      return [e.message.startsWith('must be one of ') ? { field: e.field, message: `${e.message}, or null` } : e];
     }
     const explained = errors.some((o) => o !== e && (o.field === e.field || o.field.startsWith(`${e.field}.`) || o.field.startsWith(`${e.field}[`)));
     return explained ? [] : [e];

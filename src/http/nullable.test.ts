@@ -44,7 +44,7 @@ describe('Nullable', () => {
     app.setValidatorCompiler(validatorCompiler);
     registerErrorHandling(app);
     const Options = Type.Object({ budget: Type.Number({ minimum: 0 }) });
-    const Body = Type.Object({ options: Nullable(Options), list: Nullable(Type.Array(Type.Integer())) });
+    const Body = Type.Object({ options: Nullable(Options), list: Nullable(Type.Array(Type.Integer())), method: Type.Optional(Nullable(Type.Unsafe<string>({ type: 'string', enum: ['FIFO', 'HIFO'] }))) });
     app.post('/', { schema: { body: Body } }, async () => ({ ok: true }));
     const inside = await app.inject({ method: 'POST', url: '/', payload: { options: { budget: -5 }, list: null } });
     expect(inside.statusCode).toBe(400);
@@ -52,10 +52,11 @@ describe('Nullable', () => {
     expect(inside.json().detail).toBe('options.budget must be >= 0');
     const element = await app.inject({ method: 'POST', url: '/', payload: { options: null, list: [1, 'two'] } });
     expect(element.json().errors).toEqual([{ field: 'list[1]', message: 'must be integer' }]);
-    const whole = await app.inject({ method: 'POST', url: '/', payload: { options: 'cheap', list: 3 } });
+    const whole = await app.inject({ method: 'POST', url: '/', payload: { options: 'cheap', list: 3, method: 'LIFO' } });
     expect(whole.json().errors).toEqual([
       { field: 'options', message: 'must be object or null' },
       { field: 'list', message: 'must be array or null' },
+      { field: 'method', message: 'must be one of FIFO, HIFO, or null' },
     ]);
     await app.close();
   });
