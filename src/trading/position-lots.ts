@@ -8,6 +8,7 @@
 
 import type { LotsSummary, Position, TaxLot } from '../engine/index.js';
 import { centsToDollars, microsToShares } from '../shared/money.js';
+import { plainInteger } from '../shared/plain-integer.js';
 
 /** A lot as the lots column carries it: [id, shares_micros, cost_cents, acquired_date]. */
 type LotTuple = [number, number, number, string];
@@ -102,18 +103,15 @@ function skipSpaces(s: string): void {
   while (s.charCodeAt(at) === 32) at++;
 }
 
-/** An integer of at most 15 digits (exact in a double) at the cursor, or NaN for anything else. */
+/** A plain integer (shared/plain-integer.ts) at the cursor, or NaN for anything else. */
 function integerAt(s: string): number {
   skipSpaces(s);
-  const negative = s.charCodeAt(at) === 45;
-  if (negative) at++;
   const start = at;
-  let value = 0;
-  for (let c = s.charCodeAt(at); c >= 48 && c <= 57; c = s.charCodeAt(++at)) value = value * 10 + (c - 48);
-  if (at === start || at - start > 15) return NaN;
+  if (s.charCodeAt(at) === 45) at++;
+  while (s.charCodeAt(at) >= 48 && s.charCodeAt(at) <= 57) at++;
   const next = s.charCodeAt(at);
   if (next === 46 || next === 101 || next === 69) return NaN;
-  return negative ? -value : value;
+  return plainInteger(s, start, at);
 }
 
 /** True when the next non-space character is `code`, which the cursor then passes. */
