@@ -64,10 +64,9 @@ export class SubstitutionRepository {
   /** A page in id order and the number of matches before paging. */
   async page(firmId: number, filter: SubstitutionFilter): Promise<{ rows: StoredSubstitution[]; total: number }> {
     const counted = await this.listed(firmId, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    let ids = this.listed(firmId, filter).select('s.id').orderBy('s.id').offset(filter.skip);
-    if (filter.top !== undefined) ids = ids.limit(filter.top);
+    let ids = this.listed(firmId, filter).select('s.id').orderBy('s.id');
     // SQLite takes no offset without a limit.
-    else if (filter.skip > 0) ids = ids.limit(Number.MAX_SAFE_INTEGER);
+    if (filter.top !== undefined || filter.skip > 0) ids = ids.limit(filter.top ?? Number.MAX_SAFE_INTEGER).offset(filter.skip);
     const page = (await ids.execute()).map((r) => r.id);
     return { rows: await this.named(firmId, page), total: Number(counted.n) };
   }
