@@ -55,10 +55,10 @@ export class SubstitutionRules {
       return;
     }
     let own = this.accountByProduct.get(row.accountId);
-    if (!own) this.accountByProduct.set(row.accountId, (own = new Map()));
+    if (!own) this.accountByProduct.set(row.accountId, (own = new Map<number, SubstitutionRow>()));
     own.set(row.productId, row);
     let ending = this.accountBySubstitute.get(row.accountId);
-    if (!ending) this.accountBySubstitute.set(row.accountId, (ending = new Map()));
+    if (!ending) this.accountBySubstitute.set(row.accountId, (ending = new Map<number, Set<SubstitutionRow>>()));
     push(ending, row.substituteProductId, row);
     push(this.accountRowsOfProduct, row.productId, row);
     push(this.accountRowsOfSubstitute, row.substituteProductId, row);
