@@ -64,6 +64,9 @@ export interface LineTemplate {
   readonly blockedBuy: ReadonlySet<number>;
 }
 
+/** The one message code of a substitution applied; a batch stores it for the accounts it made trade. */
+export const SUBSTITUTED = 'SUBSTITUTED';
+
 const NO_KEY = {};
 const cache = new WeakMap<Model, WeakMap<object, Map<string, LineTemplate>>>();
 
@@ -75,7 +78,7 @@ const cache = new WeakMap<Model, WeakMap<object, Map<string, LineTemplate>>>();
 function substitutionKey(subs: readonly Substitution[] | null): string {
   if (!subs) return '';
   let key = '';
-  for (const s of subs) key += `${s.scope === 'Firm' ? 'F' : 'A'}${s.productId}>${s.substituteProductId},`;
+  for (const s of subs) key += `${s.scope === 'Firm' ? 'F' : 'A'}${s.id ?? ''}:${s.productId}>${s.substituteProductId},`;
   return key;
 }
 
@@ -103,13 +106,20 @@ export function lineTemplate(snap: AccountSnapshot, useSubstitution: boolean): L
   return t;
 }
 
-function substituteMap(subs: readonly Substitution[] | null): Map<number, number> | null {
+/** Model product → the substitution that replaces it. One lookup: a substitute's own substitute is never followed. */
+function substituteMap(subs: readonly Substitution[] | null): Map<number, Substitution> | null {
   if (!subs) return null;
-  const m = new Map<number, number>();
+  const m = new Map<number, Substitution>();
   // Firm first so that account rows, applied after, overwrite them.
-  for (const s of subs) if (s.scope === 'Firm') m.set(s.productId, s.substituteProductId);
-  for (const s of subs) if (s.scope === 'Account') m.set(s.productId, s.substituteProductId);
+  for (const s of subs) if (s.scope === 'Firm') m.set(s.productId, s);
+  for (const s of subs) if (s.scope === 'Account') m.set(s.productId, s);
   return m;
+}
+
+/** `BND replaced by AGG (firm substitution 4)`: names the substitution, so a desk can find and remove it. */
+function substitutionNote(products: ProductCatalog, s: Substitution): string {
+  const which = `${s.scope === 'Firm' ? 'firm' : 'account'} substitution${s.id === undefined ? '' : ` ${s.id}`}`;
+  return `${tickerOf(products, s.productId)} replaced by ${tickerOf(products, s.substituteProductId)} (${which})`;
 }
 
 export function buildTemplate(
@@ -132,7 +142,7 @@ export function buildTemplate(
     if (pp.buyPriority != null) buy.set(pp.productId, pp.buyPriority);
   }
   for (const t of targets) {
-    const id = subMap?.get(t.productId) ?? t.productId;
+    const id = subMap?.get(t.productId)?.substituteProductId ?? t.productId;
     if (t.sellPriority != null) sell.set(id, t.sellPriority);
     if (t.buyPriority != null) buy.set(id, t.buyPriority);
   }
@@ -155,14 +165,15 @@ export function buildTemplate(
     upperPct: number;
     members: number[];
     equivalents: readonly number[];
-    original: number;
+    substitution: Substitution | undefined;
   }
   const drafts: Draft[] = [];
   const lineOf = new Map<number, number>();
   // Primaries first: a product that is a model line of its own is never
   // swallowed as another line's equivalent.
   for (const t of targets) {
-    const id = subMap?.get(t.productId) ?? t.productId;
+    const substitution = subMap?.get(t.productId);
+    const id = substitution?.substituteProductId ?? t.productId;
     const existing = lineOf.get(id);
     if (existing !== undefined) {
       const d = drafts[existing] as Draft;
@@ -171,7 +182,7 @@ export function buildTemplate(
       continue;
     }
     lineOf.set(id, drafts.length);
-    drafts.push({ key: id, targetPct: t.targetPercent, lowerPct: t.lowerTolerance, upperPct: t.upperTolerance, members: [id], equivalents: t.equivalents ?? [], original: t.productId });
+    drafts.push({ key: id, targetPct: t.targetPercent, lowerPct: t.lowerTolerance, upperPct: t.upperTolerance, members: [id], equivalents: t.equivalents ?? [], substitution });
   }
   for (let i = 0; i < drafts.length; i++) {
     const d = drafts[i] as Draft;
@@ -192,8 +203,8 @@ export function buildTemplate(
     if (toCash) {
       cashPct += d.targetPct;
       notes.push({ severity: 'Warning', code: 'PLAN_NO_EQUIVALENT', message: `${tickerOf(products, d.key)} is outside restricted plan ${plan.name} and has no equivalent in it; its ${d.targetPct.toFixed(1)}% stays in cash`, productId: d.key });
-    } else if (subMap && d.key !== d.original) {
-      notes.push({ severity: 'Info', code: 'SUBSTITUTED', message: `${tickerOf(products, d.original)} replaced by ${tickerOf(products, d.key)} (product substitution)`, productId: d.key });
+    } else if (d.substitution) {
+      notes.push({ severity: 'Info', code: SUBSTITUTED, message: substitutionNote(products, d.substitution), productId: d.key });
     }
     const hasPreferred = buyable.some((id) => buy.get(id) === BuyPriority.PreferredIfHeld);
     const first = buyable[0];

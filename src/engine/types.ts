@@ -177,6 +177,8 @@ export interface RestrictedPlan {
 }
 
 export interface Substitution {
+  /** The stored substitution's id, named in the message of a rebalance that applies it. */
+  readonly id?: number;
   /** The model product that is replaced. */
   readonly productId: number;
   readonly substituteProductId: number;

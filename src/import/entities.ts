@@ -20,6 +20,7 @@ export const FIELDS: Record<Entity, readonly string[]> = {
   ],
   positions: ['account', 'ticker', 'shares', 'cost', 'acquired_date'],
   tax_lots: ['account', 'ticker', 'shares', 'cost', 'acquired_date'],
+  substitutions: ['ticker', 'substitute', 'account'],
 };
 
 export type ImportTables = Pick<FirmRows, 'broker_dealers' | 'representatives' | 'products' | 'product_prices'> &
@@ -226,6 +227,21 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
     const sum = l.lotSums.get(pair) ?? { shares: 0, cost: 0, file: r.row.file, line: r.row.line };
     l.lotSums.set(pair, { shares: sum.shares + shares_micros, cost: sum.cost + cost_cents, file: r.row.file, line: r.row.line });
     l.lotRows.push({ account, product: product.index, shares_micros, cost_cents, acquired_date, file: r.row.file, line: r.row.line });
+  },
+
+  /** Checked against each other and the firm's once every product and account is written (substitutions.ts). */
+  substitutions(r, l) {
+    const ticker = r.text('ticker', true, 20);
+    const product = l.productByTicker.get(key(ticker));
+    if (ticker && !product) r.fail('ticker', `no product "${ticker}" in this firm or earlier in this import`);
+    const substituteTicker = r.text('substitute', true, 20);
+    const substitute = l.productByTicker.get(key(substituteTicker));
+    if (substituteTicker && !substitute) r.fail('substitute', `no product "${substituteTicker}" in this firm or earlier in this import`);
+    const number = r.text('account', false, 50);
+    const account = number ? l.accountByNumber.get(key(number)) : null;
+    if (number && account === undefined) r.fail('account', `no account number "${number}" in this firm or earlier in this import`);
+    if (r.bad || !product || !substitute || account === undefined) return;
+    l.substitutionRows.push({ account, product: product.index, substitute: substitute.index, file: r.row.file, line: r.row.line });
   },
 };
 

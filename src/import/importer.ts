@@ -3,6 +3,7 @@ import { analyze, type IdMap, inWriteTransaction, writeTables } from '../seed/re
 import { checkSleeveTotals, emptyTables, handleRow, type ImportTables } from './entities.js';
 import { firmExists, loadHeld, loadLookups, Lookups } from './lookups-repository.js';
 import { LotWriter } from './tax-lots.js';
+import { SubstitutionImport } from './substitutions.js';
 import { ENTITIES, type Entity, type ImportIssue, openSource, type Source, type SourceRow } from './sources.js';
 
 export type { ImportIssue } from './sources.js';
@@ -88,7 +89,7 @@ export async function importBook(db: Db, firmId: number, files: string[], option
           // Tax lots name positions of their own batch: position ids are not carried over.
           delete known.positions;
           for (const [table, rows] of Object.entries(tables) as [keyof ImportTables, unknown[]][]) if (rows.length > 0) written.add(table);
-          for (const entity of ENTITIES) imported[entity] += tables[entity as keyof ImportTables].length;
+          for (const entity of ENTITIES) if (entity in tables) imported[entity] += tables[entity as keyof ImportTables].length;
         }
         tables = emptyTables();
         pending = 0;
@@ -123,6 +124,7 @@ export async function importBook(db: Db, firmId: number, files: string[], option
       await flush();
       lots.checkSums(errors);
       await lots.replacements(known, errors);
+      imported.substitutions = await new SubstitutionImport(conn, firmId, lookups).write(known, errors);
       if (errors.length > 0) throw new ImportRefused();
     });
   } catch (error) {

@@ -78,6 +78,8 @@ export class Lookups {
   lotSums = new Map<number, { shares: number; cost: number; file: string; line: number }>();
   /** Validated tax_lots rows of the current batch, written once the positions are (importer.ts). */
   lotRows: LotRow[] = [];
+  /** Validated substitutions rows (indexes of products and accounts), checked and written last (substitutions.ts). */
+  substitutionRows: { account: number | null; product: number; substitute: number; file: string; line: number }[] = [];
   /** Products naming a harvest replacement by ticker, resolved once every product is known. */
   replacements: { index: number; ticker: string; file: string; line: number }[] = [];
 
@@ -133,7 +135,7 @@ export async function loadLookups(conn: Kysely<Database>, firmId: number, presen
       l.representativeByNumber.set(key(r.number), l.representatives.existing(r.id));
     }
   }
-  if (needs('products', 'positions')) {
+  if (needs('products', 'positions', 'substitutions')) {
     const rows = await conn.selectFrom('products').select(['id', 'ticker', 'allows_fractional']).where('firm_id', '=', firmId).orderBy('id').execute();
     for (const p of rows) l.productByTicker.set(key(p.ticker), { index: l.products.existing(p.id), fractional: p.allows_fractional === 1 });
   }
@@ -157,7 +159,7 @@ export async function loadLookups(conn: Kysely<Database>, firmId: number, presen
       l.registrationClient.set(index, client);
     }
   }
-  if (needs('accounts', 'positions')) {
+  if (needs('accounts', 'positions', 'substitutions')) {
     for (const a of await conn.selectFrom('accounts').select(['id', 'number']).where('firm_id', '=', firmId).orderBy('id').execute()) {
       l.accountByNumber.set(key(a.number), l.accounts.existing(a.id));
     }

@@ -22,6 +22,9 @@ import { CashNeedsService } from '../set-aside-cash/cash-needs.js';
 import { CashNeedsRepository, SetAsideRepository } from '../set-aside-cash/repository.js';
 import { setAsideRoutes } from './set-aside-cash/routes.js';
 import { SetAsideService } from '../set-aside-cash/service.js';
+import { SubstitutionRepository } from '../substitutions/repository.js';
+import { SubstitutionService } from '../substitutions/service.js';
+import { substitutionRoutes } from './substitutions/routes.js';
 
 /** The rebalancing application's data (issue 7): restricted plans, set aside cash, models and teams, the account reads,
  * trade groups and aggregate models, model security priorities and the firm options. */
@@ -38,4 +41,5 @@ export const rebalancerDataRoutes: FastifyPluginAsync<{ db: Kysely<Database>; cl
   await app.register(firmOptionRoutes, { options: new FirmOptionsService(new FirmOptionsRepository(db)) });
   const accounts = new RebalancerAccountService(new RebalancerAccountRepository(db), clock, (principal, modelId) => models.assertVisible(principal, modelId));
   await app.register(rebalancerAccountRoutes, { accounts, plans });
+  await app.register(substitutionRoutes, { substitutions: new SubstitutionService(new SubstitutionRepository(db)) });
 };

@@ -20,6 +20,7 @@ const TAGS = [
   { name: 'Trade groups and aggregate models', description: 'The trade groups and aggregate models of the firm: the keys a TradeGroup or ModelAgg rebalance takes.' },
   { name: 'Firm options', description: 'The firm\'s trade block options: several details per entity, and custom trade block types.' },
   { name: 'Trade block details (v2)', description: 'The rebalancer\'s view of trade blocks: list, create, change and remove the details that keep entities from being traded.' },
+  { name: 'Product substitutions', description: 'Products a rebalance buys in place of a model product, for the whole firm or one account (`useProductSubstitution = Use`).' },
 ];
 
 /** The rebalancing application at {rebalancer_base_url}; its routes take rebalancer tokens. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateFirmBook, generateHouseholdChunks } from './generator.js';
 import { parseProfile } from './profiles.js';
+import { SubstitutionRules } from '../substitutions/rules.js';
 
 const book = (profile: 'advisory' | 'direct-indexing', households: number) => {
   const options = { households, seed: 5, asOf: '2025-06-30', profile };
@@ -31,6 +32,17 @@ describe('book profiles', () => {
     expect(chunks.flatMap((c) => c.accounts).some((a) => a.restricted_plan_id !== undefined && a.restricted_plan_id !== null)).toBe(true);
     expect(firm.restricted_plan_securities?.length).toBeGreaterThan(0);
     expect(firm.product_substitutions.length).toBeGreaterThan(2);
+    // The substitutions keep the rules the routes and the import enforce: one a scope, none of itself, no chain.
+    const rules = new SubstitutionRules();
+    const rows = [
+      ...firm.product_substitutions.map((x) => ({ accountId: null, productId: x.product_id, substituteProductId: x.substitute_product_id })),
+      ...chunks.flatMap((c, ci) => c.product_substitutions.map((x) => ({ accountId: ci * 1_000_000 + (x.account_id as number), productId: x.product_id, substituteProductId: x.substitute_product_id }))),
+    ];
+    expect(rows.length).toBeGreaterThan(firm.product_substitutions.length);
+    for (const row of rows) {
+      expect(rules.check(row), JSON.stringify(row)).toBeNull();
+      rules.add(row);
+    }
   });
 
   it('direct-indexing: 300–500 single stocks an account, many lots with short and long term gains and losses', () => {

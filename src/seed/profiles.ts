@@ -137,7 +137,8 @@ export function profileFirmBook(profile: ProfileName, seed: number, asOf: string
     }
     for (let s = 0; s < 20; s++) {
       const [from, to] = rng.sample(funds.length, 2).map((k) => funds[k]!) as [number, number];
-      if (!book.product_substitutions.some((x) => x.product_id === from)) book.product_substitutions.push({ account_id: null, product_id: from, substitute_product_id: to });
+      // One substitute a product, and no chain (the rules of substitutions/rules.ts).
+      if (!book.product_substitutions.some((x) => [x.product_id, x.substitute_product_id].some((p) => p === from || p === to))) book.product_substitutions.push({ account_id: null, product_id: from, substitute_product_id: to });
     }
     book.restricted_plans = PLAN_NAMES.map((name) => ({ name, name_key: name.toLowerCase(), use_in_trade_file: 0, external_plan_id: null }));
     // A plan lists the securities an account may hold (the engine sends lines outside it to
@@ -188,6 +189,7 @@ export function profileExtras(profile: ProfileName, seed: number, asOf: string, 
   const rng = new Random(seed ^ 0xacc0);
   const models = firm.models.map((_, i) => i).slice(demoModels);
   const plans = firm.restricted_plans?.length ?? 0;
+  const firmSubstituted = new Set(firm.product_substitutions.flatMap((x) => (x.account_id === null ? [x.product_id, x.substitute_product_id] : [])));
   let blockSerial = 0;
   const block = (chunk: ChunkRows, entity_enum: 6 | 7, entity_id: number) => {
     const started = -rng.int(1, 400);
@@ -240,7 +242,12 @@ export function profileExtras(profile: ProfileName, seed: number, asOf: string, 
       if (rng.chance(0.02)) {
         const held = chunk.positions.length > 0 ? chunk.positions[chunk.positions.length - 1]! : undefined;
         if (held && held.account_id === accountId) {
-          chunk.product_substitutions.push({ account_id: accountId, product_id: held.product_id, substitute_product_id: rng.int(1, firm.products.length - 1) });
+          const substitute = rng.int(1, firm.products.length - 1);
+          // Never the product itself, nor a product on either side of a firm substitution (a chain).
+          const clear = (p: number) => !firmSubstituted.has(p);
+          if (substitute !== held.product_id && clear(held.product_id) && clear(substitute)) {
+            chunk.product_substitutions.push({ account_id: accountId, product_id: held.product_id, substitute_product_id: substitute });
+          }
         }
       }
     },

@@ -8,6 +8,7 @@ import {
   type TaxOptions,
   errorResult,
   TAX_INFO_CODES,
+  SUBSTITUTED,
   unknownAccountResult,
 } from '../engine/index.js';
 import type { Clock } from '../shared/clock.js';
@@ -27,6 +28,13 @@ const isSystemSleeve = (row: AccountRow) => row.sleeve_type !== null && SYSTEM_S
 function failure(accountId: number, request: StoredRequest, error: unknown): AccountResult {
   const result = unknownAccountResult(accountId, request.reason);
   return { ...result, messages: [{ accountId, severity: 'Error', code: 'ENGINE_ERROR', message: `account ${accountId} could not be rebalanced: ${(error as Error).message}` }] };
+}
+
+/** A substitution applied in an account that bought or sold the substitute in this run. */
+function explainsATrade(message: AccountResult['messages'][number], result: AccountResult): boolean {
+  if (message.code !== SUBSTITUTED) return false;
+  const accountId = message.accountId ?? result.accountId;
+  return result.trades.some((trade) => trade.productId === message.productId && trade.accountId === accountId);
 }
 
 /**
@@ -110,9 +118,10 @@ export class BatchRunner {
         });
       }
       for (const message of result.messages) {
-        // Info lines (e.g. a substitution applied) would cost more to store than the trades; a
-        // tax-aware batch keeps those that explain its harvests and wash-sale decisions.
-        if (message.severity === 'Info' && !(taxOptions && TAX_INFO_CODES.has(message.code))) continue;
+        // Info lines would cost more to store than the trades; a tax-aware batch keeps those that
+        // explain its harvests and wash-sale decisions, and every batch the substitution behind a
+        // trade of the substitute (not the one every account on the model repeats without trading).
+        if (message.severity === 'Info' && !(taxOptions && TAX_INFO_CODES.has(message.code)) && !explainsATrade(message, result)) continue;
         messages.push({ accountId: message.accountId ?? result.accountId, severity: message.severity, code: message.code, message: message.message });
       }
     }

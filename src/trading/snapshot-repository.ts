@@ -102,8 +102,8 @@ export class SnapshotRepository {
       ]),
     );
     const firmSubstitutions = (
-      await this.db.selectFrom('product_substitutions').select(['product_id', 'substitute_product_id']).where('firm_id', '=', firmId).where('account_id', 'is', null).execute()
-    ).map((s): Substitution => ({ productId: s.product_id, substituteProductId: s.substitute_product_id, scope: 'Firm' }));
+      await this.db.selectFrom('product_substitutions').select(['id', 'product_id', 'substitute_product_id']).where('firm_id', '=', firmId).where('account_id', 'is', null).orderBy('id').execute()
+    ).map((s): Substitution => ({ id: s.id, productId: s.product_id, substituteProductId: s.substitute_product_id, scope: 'Firm' }));
     const fallback = firm.default_asset_values === 'UseDefault' ? 'PendingTransactionsAndOrders' : firm.default_asset_values;
     const models = await this.models(firmId);
     const modelsSellingIfNoGain = new Set(
@@ -238,7 +238,7 @@ export class SnapshotRepository {
       .execute();
     const accountSubstitutions = await trx
       .selectFrom('product_substitutions')
-      .select(['account_id', 'product_id', 'substitute_product_id'])
+      .select(['id', 'account_id', 'product_id', 'substitute_product_id'])
       .where('firm_id', '=', firmId)
       .where('account_id', 'in', found)
       .execute();
@@ -279,7 +279,7 @@ export class SnapshotRepository {
         doNotBuyGroupEquivalency: context.doNotBuyGroupEquivalency,
         setAsideCash: setAsideCash.get(row.id) ?? [],
         substitutions: [
-          ...(subsOf.get(row.id) ?? []).map((s): Substitution => ({ productId: s.product_id, substituteProductId: s.substitute_product_id, scope: 'Account' })),
+          ...(subsOf.get(row.id) ?? []).map((s): Substitution => ({ id: s.id, productId: s.product_id, substituteProductId: s.substitute_product_id, scope: 'Account' })),
           ...context.firmSubstitutions,
         ],
         tradeBlocks: blocks.get(row.id) ?? [],

@@ -5261,6 +5261,436 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rebalancer/v1/modeling/substitutions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The firm's product substitutions, by id; filtered by account, product or scope; the total is in X-Total-Count
+         * @description Lists the substitutions a rebalance applies when `useProductSubstitution` is `Use`: firm-wide ones (`accountId` null) and those of single accounts, which win over the firm's for their account. Every match is answered unless `$top` is given; `accountId` keeps an account's own.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The account's own substitutions (not the firm's it also sees) */
+                    accountId?: number;
+                    /** @description Substitutions of this product */
+                    productId?: number;
+                    /** @description Substitutions that buy this product */
+                    substituteProductId?: number;
+                    /** @description Firm: the firm-wide ones; Account: those of accounts */
+                    scope?: "Firm" | "Account";
+                    /** @description Page size; omitted: every match */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 4,
+                         *         "scope": "Firm",
+                         *         "productId": 40210,
+                         *         "productTicker": "BND",
+                         *         "substituteProductId": 40233,
+                         *         "substituteTicker": "AGG",
+                         *         "accountId": null,
+                         *         "accountNumber": null
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            id: number;
+                            /** @description Firm: every account without its own substitution of the product; Account: the one account */
+                            scope: "Firm" | "Account";
+                            productId: number;
+                            productTicker: string;
+                            substituteProductId: number;
+                            substituteTicker: string;
+                            accountId: number | null;
+                            accountNumber: string | null;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a substitution for the firm (accountId null) or one account
+         * @description From the next rebalance on, the model product `productId` is replaced by `substituteProductId` in every account of the firm (`accountId` null) or in the one account. 400 when a product or the account is not your firm's or the product would substitute itself; 409 when the scope already substitutes the product, or when the two would chain with an existing substitution (A → B beside B → C): rebalances never follow one substitute to another.
+         *
+         *     Needs a token whose role grants `portfolio.edit`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "productId": 40210,
+                     *       "substituteProductId": 40233,
+                     *       "accountId": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The model product a rebalance replaces */
+                        productId: number;
+                        /** @description The product it buys and holds instead; never the product itself, nor a product with a substitute of its own */
+                        substituteProductId: number;
+                        /** @description The account the substitution is for; null: every account of the firm (an account's own substitution of the product wins) */
+                        accountId: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "id": 4,
+                         *       "scope": "Firm",
+                         *       "productId": 40210,
+                         *       "productTicker": "BND",
+                         *       "substituteProductId": 40233,
+                         *       "substituteTicker": "AGG",
+                         *       "accountId": null,
+                         *       "accountNumber": null
+                         *     }
+                         */
+                        "application/json": {
+                            id: number;
+                            /** @description Firm: every account without its own substitution of the product; Account: the one account */
+                            scope: "Firm" | "Account";
+                            productId: number;
+                            productTicker: string;
+                            substituteProductId: number;
+                            substituteTicker: string;
+                            accountId: number | null;
+                            accountNumber: string | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/v1/modeling/substitutions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One substitution
+         * @description Reads one substitution of your firm.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "id": 4,
+                         *       "scope": "Firm",
+                         *       "productId": 40210,
+                         *       "productTicker": "BND",
+                         *       "substituteProductId": 40233,
+                         *       "substituteTicker": "AGG",
+                         *       "accountId": null,
+                         *       "accountNumber": null
+                         *     }
+                         */
+                        "application/json": {
+                            id: number;
+                            /** @description Firm: every account without its own substitution of the product; Account: the one account */
+                            scope: "Firm" | "Account";
+                            productId: number;
+                            productTicker: string;
+                            substituteProductId: number;
+                            substituteTicker: string;
+                            accountId: number | null;
+                            accountNumber: string | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Remove a substitution
+         * @description Removes the substitution and answers it; the next rebalance trades the model product again. A rebalance already running keeps what it read.
+         *
+         *     Needs a token whose role grants `portfolio.edit`.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "id": 4,
+                         *       "scope": "Firm",
+                         *       "productId": 40210,
+                         *       "productTicker": "BND",
+                         *       "substituteProductId": 40233,
+                         *       "substituteTicker": "AGG",
+                         *       "accountId": null,
+                         *       "accountNumber": null
+                         *     }
+                         */
+                        "application/json": {
+                            id: number;
+                            /** @description Firm: every account without its own substitution of the product; Account: the one account */
+                            scope: "Firm" | "Account";
+                            productId: number;
+                            productTicker: string;
+                            substituteProductId: number;
+                            substituteTicker: string;
+                            accountId: number | null;
+                            accountNumber: string | null;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rebalancer/api/v2/TradeBlockDetails": {
         parameters: {
             query?: never;

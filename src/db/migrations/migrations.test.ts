@@ -3,7 +3,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, tablesOf } from '../../../test/support/databases.js';
 import { type Db, migrateToLatest, retryBookkeeping } from '../database.js';
 import { boundedLookups } from './0020_bounded_lookups.js';
+import { substitutionScopes } from './0027_substitution_scopes.js';
 import { migrationProvider } from './index.js';
+import { createTestFirm } from '../../../test/support/firm.js';
+import { createAccount, createProduct } from '../../../test/support/rebalancer.js';
 
 /** Every migration can be undone: all the way down leaves no table, and up again restores them all. */
 describeEachDatabase('migrations down and up', (database) => {
@@ -52,5 +55,20 @@ describeEachDatabase('migrations down and up', (database) => {
     await boundedLookups.up(db.kysely);
     const rows = await db.kysely.selectFrom('trade_instances').select(['id', 'lot_selection']).where('id', 'in', ids).orderBy('id').execute();
     expect(rows.map((r) => r.lot_selection)).toEqual(['HIFO', 'MinTax', null, null]);
+  });
+
+  it('0027 keeps the oldest substitution of a product in each scope, drops one of a product by itself, and refuses a second', async () => {
+    const k = db.kysely;
+    const { firmId: firm } = await createTestFirm(k, 'subs');
+    const [a, b, c] = [(await createProduct(k, firm)).id, (await createProduct(k, firm)).id, (await createProduct(k, firm)).id];
+    const account = await createAccount(k, firm);
+    await substitutionScopes.down!(k);
+    const rows = [[null, a, b], [null, a, c], [account, a, c], [account, a, b], [null, c, c], [account, b, c]] as const;
+    for (const [account_id, product_id, substitute_product_id] of rows) await k.insertInto('product_substitutions').values({ firm_id: firm, account_id, product_id, substitute_product_id }).execute();
+    await substitutionScopes.up(k);
+    const kept = await k.selectFrom('product_substitutions').select(['account_id', 'product_id', 'substitute_product_id']).where('firm_id', '=', firm).orderBy('id').execute();
+    expect(kept.map((r) => [r.account_id, r.product_id, r.substitute_product_id])).toEqual([[null, a, b], [account, a, c], [account, b, c]]);
+    await expect(k.insertInto('product_substitutions').values({ firm_id: firm, account_id: null, product_id: a, substitute_product_id: c }).execute()).rejects.toThrow();
+    await expect(k.insertInto('product_substitutions').values({ firm_id: firm, account_id: account, product_id: b, substitute_product_id: a }).execute()).rejects.toThrow();
   });
 });
