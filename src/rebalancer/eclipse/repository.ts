@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { isPostgres } from '../../db/dialect.js';
 import { pricedHoldingsByAccount } from '../../db/holdings.js';
 
 /** Ids per `in (...)` list: a batch read may name every account of a firm, far past the drivers' parameter limits. */
@@ -17,6 +18,8 @@ async function inChunks<T>(ids: readonly number[], read: (chunk: number[]) => Pr
  * escapes the LIKE wildcards the user typed.
  */
 export interface SearchTerm {
+  /** The term as typed, trimmed. */
+  text: string;
   /** Lower-cased `%term%` for `like … escape '\'`. */
   pattern: string;
   /** The term as an id when it is all digits. */
@@ -25,10 +28,26 @@ export interface SearchTerm {
 
 export function searchTerm(text: string): SearchTerm {
   const trimmed = text.trim().toLowerCase();
-  return { pattern: `%${trimmed.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, id: /^\d{1,9}$/.test(trimmed) ? Number(trimmed) : null };
+  return { text: text.trim(), pattern: `%${trimmed.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, id: /^\d{1,9}$/.test(trimmed) ? Number(trimmed) : null };
 }
 
 const like = (column: string, term: SearchTerm) => sql<boolean>`lower(${sql.ref(column)}) like ${term.pattern} escape '\\'`;
+
+/** The shortest term the trigram indexes find: a shorter one is matched by reading the rows in id order. */
+const TRIGRAM = 3;
+
+/**
+ * `id` of a row whose `columns` contain the term, case-insensitively. On SQLite a term of three
+ * characters or more is looked up in the table's FTS5 trigram index (migration 0026) as a phrase,
+ * which is a substring; on PostgreSQL the LIKE itself uses the trigram GIN indexes when pg_trgm was
+ * available (the planner's choice), and reads the rows otherwise.
+ */
+function contains(db: Kysely<Database>, id: string, search: 'accounts_search' | 'registrations_search', columns: { ref: string; name: string }[], term: SearchTerm) {
+  if (isPostgres(db) || term.text.length < TRIGRAM) return sql<boolean>`(${sql.join(columns.map((c) => like(c.ref, term)), sql` or `)})`;
+  const phrase = `"${term.text.replace(/"/g, '""')}"`;
+  const query = columns.length === 1 ? `${columns[0]!.name} : ${phrase}` : `{${columns.map((c) => c.name).join(' ')}} : ${phrase}`;
+  return sql<boolean>`${sql.ref(id)} in (select rowid from ${sql.table(search)} where ${sql.table(search)} match ${query})`;
+}
 
 /** Pending trade orders are the open ones; the others were executed or cancelled. */
 export const PENDING_STATUS = 'Open';
@@ -43,7 +62,7 @@ export class EclipseRepository {
 
   private portfolios(firmId: number, search: SearchTerm | undefined) {
     let query = this.db.selectFrom('registrations as r').innerJoin('clients as c', 'c.id', 'r.client_id').where('r.firm_id', '=', firmId);
-    if (search) query = query.where((eb) => eb.or([...(search.id === null ? [] : [eb('r.id', '=', search.id)]), like('r.name', search)]));
+    if (search) query = query.where((eb) => eb.or([...(search.id === null ? [] : [eb('r.id', '=', search.id)]), contains(this.db, 'r.id', 'registrations_search', [{ ref: 'r.name', name: 'name' }], search)]));
     return query;
   }
 
@@ -251,7 +270,11 @@ export class EclipseRepository {
       .select(['a.id', 'a.name', 'a.number', 'a.custodian', 'a.registration_id', 'r.name as registration_name', 'r.type as registration_type', 'a.sleeve_type', 'a.model_id', 'a.cash_cents', 'a.is_active', 'a.created_at', 'a.created_by', 'a.edited_at', 'a.edited_by'])
       .where('a.firm_id', '=', firmId)
       .where((eb) =>
-        eb.or(page.nameOnly ? [like('a.name', term)] : [...(term.id === null ? [] : [eb('a.id', '=', term.id)]), like('a.number', term), like('a.name', term)]),
+        eb.or(
+          page.nameOnly
+            ? [contains(this.db, 'a.id', 'accounts_search', [{ ref: 'a.name', name: 'name' }], term)]
+            : [...(term.id === null ? [] : [eb('a.id', '=', term.id)]), contains(this.db, 'a.id', 'accounts_search', [{ ref: 'a.number', name: 'number' }, { ref: 'a.name', name: 'name' }], term)],
+        ),
       );
     if (!page.includeClosed) query = query.where('a.is_active', '=', 1);
     return query.orderBy('a.id').limit(page.limit).offset(page.offset).execute();
