@@ -36,18 +36,32 @@ const like = (column: string, term: SearchTerm) => sql<boolean>`lower(${sql.ref(
 /** The shortest term the trigram indexes find: a shorter one is matched by reading the rows in id order. */
 const TRIGRAM = 3;
 
+const usesTrigramTable = (db: Kysely<Database>, term: SearchTerm) => !isPostgres(db) && term.text.length >= TRIGRAM;
+
 /**
- * `id` of a row whose `columns` contain the term, case-insensitively. On SQLite a term of three
- * characters or more is looked up in the table's FTS5 trigram index (migration 0026) as a phrase,
- * which is a substring; on PostgreSQL the LIKE itself uses the trigram GIN indexes when pg_trgm was
- * available (the planner's choice), and reads the rows otherwise.
+ * Rows whose `columns` contain the term, case-insensitively, or (`byId`) whose id it is. On SQLite
+ * a term of three characters or more is looked up in the table's FTS5 trigram index (migration
+ * 0026) as a phrase, which is a substring; on PostgreSQL the LIKE itself uses the trigram GIN
+ * indexes when pg_trgm was available (the planner's choice), and reads the rows otherwise.
  */
-function contains(db: Kysely<Database>, id: string, search: 'accounts_search' | 'registrations_search', columns: { ref: string; name: string }[], term: SearchTerm) {
-  if (isPostgres(db) || term.text.length < TRIGRAM) return sql<boolean>`(${sql.join(columns.map((c) => like(c.ref, term)), sql` or `)})`;
+function matching(db: Kysely<Database>, id: string, search: 'accounts_search' | 'registrations_search', columns: { ref: string; name: string }[], term: SearchTerm, byId: boolean) {
+  if (!usesTrigramTable(db, term)) {
+    const likes = columns.map((c) => like(c.ref, term));
+    return sql<boolean>`(${sql.join(byId && term.id !== null ? [sql`${sql.ref(id)} = ${term.id}`, ...likes] : likes, sql` or `)})`;
+  }
   const phrase = `"${term.text.replace(/"/g, '""')}"`;
   const query = columns.length === 1 ? `${columns[0]!.name} : ${phrase}` : `{${columns.map((c) => c.name).join(' ')}} : ${phrase}`;
-  return sql<boolean>`${sql.ref(id)} in (select rowid from ${sql.table(search)} where ${sql.table(search)} match ${query})`;
+  const ids = sql`select rowid from ${sql.table(search)} where ${sql.table(search)} match ${query}`;
+  return sql<boolean>`${sql.ref(id)} in (${byId && term.id !== null ? sql`${ids} union all select ${term.id}` : ids})`;
 }
+
+/**
+ * The firm column to compare. Beside a trigram lookup it is written `+firm_id`, which keeps SQLite
+ * from walking the firm's (firm_id, id) index in id order and testing every account against the
+ * matches (35 ms for a term matching one account of 117,000); it reads the matches by id instead
+ * (0.2 ms; 6 ms for a three-letter term that 14,000 accounts contain).
+ */
+const firmOf = (db: Kysely<Database>, column: string, term: SearchTerm | undefined) => (term && usesTrigramTable(db, term) ? sql<number>`+${sql.ref(column)}` : sql<number>`${sql.ref(column)}`);
 
 /** Pending trade orders are the open ones; the others were executed or cancelled. */
 export const PENDING_STATUS = 'Open';
@@ -61,8 +75,8 @@ export class EclipseRepository {
   constructor(readonly db: Kysely<Database>) {}
 
   private portfolios(firmId: number, search: SearchTerm | undefined) {
-    let query = this.db.selectFrom('registrations as r').innerJoin('clients as c', 'c.id', 'r.client_id').where('r.firm_id', '=', firmId);
-    if (search) query = query.where((eb) => eb.or([...(search.id === null ? [] : [eb('r.id', '=', search.id)]), contains(this.db, 'r.id', 'registrations_search', [{ ref: 'r.name', name: 'name' }], search)]));
+    let query = this.db.selectFrom('registrations as r').innerJoin('clients as c', 'c.id', 'r.client_id').where(firmOf(this.db, 'r.firm_id', search), '=', firmId);
+    if (search) query = query.where(matching(this.db, 'r.id', 'registrations_search', [{ ref: 'r.name', name: 'name' }], search, true));
     return query;
   }
 
@@ -268,13 +282,11 @@ export class EclipseRepository {
       .selectFrom('accounts as a')
       .innerJoin('registrations as r', 'r.id', 'a.registration_id')
       .select(['a.id', 'a.name', 'a.number', 'a.custodian', 'a.registration_id', 'r.name as registration_name', 'r.type as registration_type', 'a.sleeve_type', 'a.model_id', 'a.cash_cents', 'a.is_active', 'a.created_at', 'a.created_by', 'a.edited_at', 'a.edited_by'])
-      .where('a.firm_id', '=', firmId)
-      .where((eb) =>
-        eb.or(
-          page.nameOnly
-            ? [contains(this.db, 'a.id', 'accounts_search', [{ ref: 'a.name', name: 'name' }], term)]
-            : [...(term.id === null ? [] : [eb('a.id', '=', term.id)]), contains(this.db, 'a.id', 'accounts_search', [{ ref: 'a.number', name: 'number' }, { ref: 'a.name', name: 'name' }], term)],
-        ),
+      .where(firmOf(this.db, 'a.firm_id', term), '=', firmId)
+      .where(
+        page.nameOnly
+          ? matching(this.db, 'a.id', 'accounts_search', [{ ref: 'a.name', name: 'name' }], term, false)
+          : matching(this.db, 'a.id', 'accounts_search', [{ ref: 'a.number', name: 'number' }, { ref: 'a.name', name: 'name' }], term, true),
       );
     if (!page.includeClosed) query = query.where('a.is_active', '=', 1);
     return query.orderBy('a.id').limit(page.limit).offset(page.offset).execute();

@@ -28,7 +28,7 @@ import type { EclipseService } from './service.js';
 const read = { privilege: Privilege.PortfolioRead };
 const portfolioTags = ['Eclipse portfolios and securities'];
 const tradingTags = ['Eclipse trade orders and blocks'];
-const PORTFOLIO = 'A portfolio here is a registration: its accounts, managed together (docs/decisions/eclipse-concepts.md).';
+const PORTFOLIO = 'A portfolio here is a registration: its accounts, managed together.';
 
 /** The source system's v1 Eclipse reads of portfolios, holdings, security sets, securities, trade orders and sleeves. */
 export const eclipseV1Routes: FastifyPluginAsyncTypebox<{ eclipse: EclipseService }> = async (app, { eclipse }) => {
@@ -130,7 +130,7 @@ export const eclipseV1Routes: FastifyPluginAsyncTypebox<{ eclipse: EclipseServic
       schema: {
         tags: portfolioTags,
         summary: 'Security sets: each model the caller may see, with its lines (security, target, tolerance band, equivalents)',
-        description: 'A security set here is a model\'s lines; its id is the model id (docs/decisions/eclipse-concepts.md).',
+        description: 'A security set here is a model\'s lines; its id is the model id.',
         response: responses({ 200: Type.Array(SecuritySet) }, [401, 403]),
       },
     },
@@ -171,7 +171,7 @@ export const eclipseV1Routes: FastifyPluginAsyncTypebox<{ eclipse: EclipseServic
       schema: {
         tags: tradingTags,
         summary: 'Trade orders: the trades of the firm\'s trade instances; isPending=true the open ones, false the executed or cancelled ones',
-        description: 'A trade order is one trade of a trade instance (docs/decisions/eclipse-concepts.md). Every match is answered, by id, unless `$top` is given; `portfolioId` narrows to the accounts of one registration.',
+        description: 'A trade order is one trade of a trade instance. Every match is answered, by id, unless `$top` is given; `portfolioId` narrows to the accounts of one registration.',
         querystring: TradesQuery,
         response: responses({ 200: Type.Array(TradeOrder) }, [401, 403, 404]),
       },

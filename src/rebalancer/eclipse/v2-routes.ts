@@ -155,7 +155,7 @@ export const eclipseV2Routes: FastifyPluginAsyncTypebox<{ eclipse: EclipseServic
       schema: {
         tags: tradingTags,
         summary: 'Trading blocks: the pending (open) trade orders summed per security and action',
-        description: 'One block per security and side over every open trade order of the firm, with its shares, dollars, orders and accounts. hasQuodd, registrationStatus and getAdv are accepted and narrow nothing (docs/decisions/eclipse-concepts.md).',
+        description: 'One block per security and side over every open trade order of the firm, with its shares, dollars, orders and accounts. hasQuodd, registrationStatus and getAdv are accepted and narrow nothing: the book keeps no quotes, broker registrations or volumes.',
         querystring: BlocksQuery,
         response: responses({ 200: Type.Array(TradingBlock) }, [401, 403]),
       },
