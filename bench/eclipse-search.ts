@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -23,6 +24,12 @@ import { seedDemoFirm } from '../src/seed/demo.js';
 const { values } = parseArgs({ options: { accounts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '5' } } });
 const ACCOUNTS = Number(values.accounts);
 const ROUNDS = Number(values.rounds);
+
+/** How many trigram GIN indexes migration 0026 made (0 when pg_trgm could not be had). */
+async function trigramIndexes(db: Db): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_indexes where schemaname = current_schema() and indexname like '%_trgm_ix'`.execute(db.kysely);
+  return rows[0]?.n ?? 0;
+}
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
 const ms = (n: number) => `${n.toFixed(2)} ms`;
@@ -44,6 +51,7 @@ async function latencies<T>(terms: T[], work: (term: T) => Promise<unknown>) {
 
 async function run(db: Db, label: string, config: ReturnType<typeof loadConfig>) {
   await migrateToLatest(db);
+  if (label === 'postgres' && (await trigramIndexes(db)) === 0) console.log('postgres: pg_trgm could not be created: the searches scan');
   const started = Date.now();
   const credentials = await seedDemoFirm(db, { households: Math.ceil(ACCOUNTS / 1.75), seed: 3, firmCode: 'SEARCH' });
   const app = await buildApp({ config, db });
@@ -140,9 +148,11 @@ if (!url) {
   await admin.query(`create schema ${schema}`);
   const pgDb = openDatabase({ dialect: 'postgres', url, poolSize: 10 }, { schema });
   try {
-    await run(pgDb, 'postgres', loadConfig({ LOG_LEVEL: 'silent' }, { database: { dialect: 'postgres', url: '', poolSize: 10 } }));
+    // The job queue (pg-boss) connects by the URL, its tables in a schema beside the bench's.
+    await run(pgDb, 'postgres', loadConfig({ LOG_LEVEL: 'silent', JOB_SCHEMA: `${schema}_jobs` }, { database: { dialect: 'postgres', url, poolSize: 10 } }));
   } finally {
     await pgDb.close();
+    await admin.query(`drop schema if exists ${schema}_jobs cascade`);
     await admin.query(`drop schema ${schema} cascade`);
     await admin.end();
   }
