@@ -182,6 +182,7 @@ describeEachDatabase('Eclipse v2 reads (accounts, trade blocks, teams, searches)
       ],
       models: [{ id: book.modelId, name: 'Eclipse Growth', isDeleted: false }],
     });
+    expect((await get(`/api/v2/GlobalSearch/GlobalSearchList?search=${book.modelId}`)).json().models).toEqual([{ id: book.modelId, name: 'Eclipse Growth', isDeleted: false }]);
     const byName = await get('/api/v2/GlobalSearch/GlobalSearchList?name=ecl-7731');
     expect(byName.json()).toEqual({ portfolios: [], accounts: [], models: [] });
     expect((await get('/api/v2/GlobalSearch/GlobalSearchList?search=ecl-7731&limit=1')).json().accounts).toEqual([{ id: book.accountIds[0], name: 'Eclipse Brokerage', isDeleted: false }]);

@@ -1,7 +1,7 @@
 import type { Principal } from '../../auth/service.js';
 import { roundCents } from '../../engine/index.js';
 import { heldDollars } from '../../book/holding-values.js';
-import { notFound, validationError } from '../../shared/errors.js';
+import { DomainError, notFound, validationError } from '../../shared/errors.js';
 import { centsToDollars } from '../../shared/money.js';
 import { mapPages } from '../../shared/pages.js';
 import type { TradeBlockReasonService } from '../../trade-blocks/reasons.js';
@@ -112,6 +112,16 @@ export class EclipseV2Service {
     return out;
   }
 
+  /** The model of that id when the caller may see it; none otherwise. */
+  private async visibleModel(principal: Principal, id: number) {
+    try {
+      return [await this.eclipse.models.get(principal, id)];
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'not_found') return [];
+      throw error;
+    }
+  }
+
   async sleeveStrategies(firmId: number): Promise<SleeveStrategy[]> {
     const { aggs, members, assigned } = await this.repository.strategies(firmId);
     const used = new Set(assigned.map((a) => a.sleeve_strategy_id));
@@ -169,10 +179,10 @@ export class EclipseV2Service {
     const all = query.status === 'all';
     const portfolios = await this.repository.searchPortfolios(firmId, term, query.limit, nameOnly);
     const accounts = await this.repository.searchAccounts(firmId, term, { limit: query.limit, offset: 0, includeClosed: all, nameOnly });
-    const lowered = text.toLowerCase();
-    const models = (await this.eclipse.models.list(principal))
-      .filter((m) => (all || m.isActive === 1) && (m.name.toLowerCase().includes(lowered) || (!nameOnly && String(m.id) === lowered)))
-      .slice(0, query.limit);
+    // Only the models whose name matches are built into records (and the one whose id it is).
+    const named = await this.eclipse.models.list(principal, { name: text });
+    const byId = !nameOnly && term.id !== null && !named.some((m) => m.id === term.id) ? await this.visibleModel(principal, term.id) : [];
+    const models = [...byId, ...named].filter((m) => all || m.isActive === 1).slice(0, query.limit);
     let portfolioValue = new Map<number, number>();
     let accountValue = new Map<number, number>();
     if (query.includeValue) {
