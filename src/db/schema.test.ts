@@ -49,9 +49,21 @@ function describeColumn(checker: ts.TypeChecker, type: ts.Type): DeclaredColumn 
 
 const numericTypes = /^(integer|int2|int4|int8|bigint|smallint|real|double precision|float4|float8|numeric)$/i;
 
+/**
+ * SQLite's full-text search tables (migration 0026) and the shadow tables FTS5 keeps beside each:
+ * an index of SQLite's own, read with raw SQL, not a table of the model.
+ */
+async function fullTextTables(db: Db): Promise<Set<string>> {
+  if (db.dialect !== 'sqlite') return new Set();
+  const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and sql like 'CREATE VIRTUAL TABLE%USING fts5%'`.execute(db.kysely);
+  return new Set(rows.flatMap((r) => [r.name, ...['config', 'data', 'docsize', 'idx', 'content'].map((shadow) => `${r.name}_${shadow}`)]));
+}
+
 async function migratedTables(db: Db) {
   const tables = new Map<string, Map<string, DeclaredColumn>>();
+  const fullText = await fullTextTables(db);
   for (const table of await tablesOf(db)) {
+    if (fullText.has(table.name)) continue;
     // SQLite reports a primary key column as nullable unless it says NOT NULL; it never holds null.
     const primaryKey = new Set<string>();
     if (db.dialect === 'sqlite') {

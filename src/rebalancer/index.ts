@@ -8,6 +8,7 @@ import { RebalancerUserRepository } from './auth/user-repository.js';
 import { rebalancerDataRoutes } from './data-routes.js';
 import { priorityRoutes } from './priorities/routes.js';
 import { tradeBlockDetailsV2Routes } from './trade-block-details/routes.js';
+import { eclipseRoutes } from './eclipse/index.js';
 
 /** The capabilities of the rebalancing application, in the order its reference lists them. */
 const TAGS = [
@@ -21,6 +22,9 @@ const TAGS = [
   { name: 'Firm options', description: 'The firm\'s trade block options: several details per entity, and custom trade block types.' },
   { name: 'Trade block details (v2)', description: 'The rebalancer\'s view of trade blocks: list, create, change and remove the details that keep entities from being traded.' },
   { name: 'Product substitutions', description: 'Products a rebalance buys in place of a model product, for the whole firm or one account (`useProductSubstitution = Use`).' },
+  { name: 'Eclipse portfolios and securities', description: 'The source system\'s portfolio reads: a portfolio is a registration (its accounts, managed together), a security set is a model\'s lines; holdings, securities, sleeves and sleeve strategies.' },
+  { name: 'Eclipse trade orders and blocks', description: 'Trade instances and their trade orders (pending while open), and the open orders summed into trading blocks per security and side.' },
+  { name: 'Eclipse searches', description: 'Account, security and global searches: number, name or ticker, case-insensitive and partial, paged.' },
 ];
 
 /** The rebalancing application at {rebalancer_base_url}; its routes take rebalancer tokens. */
@@ -42,5 +46,6 @@ export const rebalancerApp: FastifyPluginAsync<{ services: Services; basePath: s
     await secured.register(priorityRoutes);
     await secured.register(rebalancerDataRoutes, { db: services.db.kysely, clock: services.clock });
     await secured.register(tradeBlockDetailsV2Routes, { details: services.rebalancerTradeBlocks });
+    await secured.register(eclipseRoutes, { services });
   });
 };

@@ -30,6 +30,8 @@ export interface ClientCall {
   reads: string[];
   /** false: an empty list is a fine answer for the fixture. */
   nonEmpty?: boolean;
+  /** POST with a JSON body (the client's `json=`); GET otherwise. */
+  post?: (ids: Fixture) => unknown;
 }
 
 const platform = (path: string) => `/api/v1/${path}`;
@@ -154,4 +156,66 @@ export const CLIENT_CALLS: ClientCall[] = [
     (table): ClientCall => ({ method: `EclipseV1 set aside code table ${table}`, path: `/v1/account/accounts/${table}`, app: 'rebalancer', url: () => rebalancer(`/account/accounts/${table}`), shape: 'list', reads: ['id', 'name'] }),
   ),
   { method: 'EclipseV1.get_restricted_plans', path: '/v1/account/accounts/restrictedPlans', app: 'rebalancer', url: () => rebalancer('/account/accounts/restrictedPlans'), shape: 'list', reads: [], nonEmpty: false },
+  ...eclipseCalls(),
 ];
+
+const v2 = (path: string) => `/rebalancer/api/v2${path}`;
+/** The trade instances of the fixture are made today (the app's clock is the real one). */
+const today = () => new Date().toISOString().slice(0, 10);
+/** The fixture's restricted plan, named by its external id. */
+export const COMPAT_PLAN_EXTERNAL_ID = 'CMP-PLAN';
+
+/**
+ * The remaining Eclipse v1/v2 reads (EclipseV1, EclipseV2 and the Eclipse unifier): portfolios
+ * (registrations), holdings, security sets (models' lines), securities, trade instances and
+ * orders, sleeves, v2 accounts, set aside settings, trade block reads, blocks, strategies, teams
+ * and searches. Query parameters are the ones the client sends (`params=` or in the URL).
+ */
+function eclipseCalls(): ClientCall[] {
+  const setAsideReads = ['id', 'accountId', 'accountNumber', 'setAsideCashAmount', 'isActive', 'description', 'startDate', 'expirationTypeId', 'expirationValue'];
+  return [
+    // Params: includevalue (always, "true"/"false"), search, $top.
+    { method: 'EclipseV1.get_all_portfolios', path: '/v1/portfolio/portfolios/simple?includevalue=&search=&$top=', app: 'rebalancer', url: (f) => rebalancer(`/portfolio/portfolios/simple?includevalue=true&search=${f.search}&$top=10`), shape: 'list', reads: ['id', 'name'] },
+    // Docstring: "Returns dict with 'general', 'teams', 'issues', 'summary' sections."
+    { method: 'EclipseV1.get_portfolio', path: '/v1/portfolio/portfolios/{id}', app: 'rebalancer', url: (f) => rebalancer(`/portfolio/portfolios/${f.registrationId}`), shape: 'record', reads: ['id', 'general', 'teams', 'issues', 'summary'] },
+    { method: 'EclipseV1.get_portfolio_accounts', path: '/v1/portfolio/portfolios/{id}/accounts', app: 'rebalancer', url: (f) => rebalancer(`/portfolio/portfolios/${f.registrationId}/accounts`), shape: 'list', reads: ['id', 'accountNumber'] },
+    { method: 'EclipseV1.get_portfolio_accounts(simple=True)', path: '/v1/portfolio/portfolios/{id}/accounts/simple', app: 'rebalancer', url: (f) => rebalancer(`/portfolio/portfolios/${f.registrationId}/accounts/simple`), shape: 'list', reads: ['id', 'accountNumber'] },
+    // Params: inAccountId, search (optional).
+    { method: 'EclipseV1.get_account_holdings', path: '/v1/holding/holdings/simple?inAccountId=&search=', app: 'rebalancer', url: (f) => rebalancer(`/holding/holdings/simple?inAccountId=${f.accountId}&search=CMPT`), shape: 'list', reads: ['id', 'securityId', 'securitySymbol', 'value'] },
+    { method: 'EclipseV1.get_portfolio_holdings', path: '/v1/holding/holdings/simple?inPortfolioId=', app: 'rebalancer', url: (f) => rebalancer(`/holding/holdings/simple?inPortfolioId=${f.registrationId}`), shape: 'list', reads: ['id', 'securityId', 'securitySymbol', 'value'] },
+    // find_security_set_by_name reads `name` of each set.
+    { method: 'EclipseV1.get_all_security_sets', path: '/v1/security/securityset', app: 'rebalancer', url: () => rebalancer('/security/securityset'), shape: 'list', reads: ['id', 'name'] },
+    // Params: search, top, excludeCashSecurity. get_security_by_ticker reads `symbol` of each.
+    { method: 'EclipseV1.search_securities', path: '/v1/security/securities?search=&top=&excludeCashSecurity=', app: 'rebalancer', url: () => rebalancer('/security/securities?search=CMPT&top=20&excludeCashSecurity=true'), shape: 'list', reads: ['id', 'name', 'symbol', 'price'] },
+    // Reads tradeInstanceType and tradeInstanceSubType (numeric codes it maps to names).
+    { method: 'EclipseV1.get_trade_instances', path: '/v1/tradeorder/instances?startDate=&endDate=', app: 'rebalancer', url: () => rebalancer(`/tradeorder/instances?startDate=${today()}&endDate=${today()}`), shape: 'list', reads: ['id', 'tradeInstanceType', 'tradeInstanceSubType'] },
+    { method: 'EclipseV1.get_orders', path: '/v1/tradeorder/trades?isPending=false', app: 'rebalancer', url: () => rebalancer('/tradeorder/trades?isPending=false'), shape: 'list', reads: ['id', 'tradeInstanceId'], nonEmpty: false },
+    { method: 'EclipseV1.get_orders_pending', path: '/v1/tradeorder/trades?isPending=true', app: 'rebalancer', url: () => rebalancer('/tradeorder/trades?isPending=true'), shape: 'list', reads: ['id', 'tradeInstanceId', 'accountId', 'portfolioId', 'securityId'] },
+    // Params: portfolioId, $top, isPending (each optional).
+    { method: 'EclipseV1.get_trades', path: '/v1/tradeorder/trades?portfolioId=&$top=&isPending=', app: 'rebalancer', url: (f) => rebalancer(`/tradeorder/trades?portfolioId=${f.registrationId}&$top=10&isPending=true`), shape: 'list', reads: ['id', 'tradeInstanceId', 'accountId'] },
+    { method: 'EclipseV1.get_sleeves', path: '/v1/portfolio/sleeves', app: 'rebalancer', url: () => rebalancer('/portfolio/sleeves'), shape: 'list', reads: [], nonEmpty: false },
+    // EclipseV2: base `…/api/v2`. get_accounts sends filterId only when given.
+    { method: 'EclipseV2.get_accounts', path: '/api/v2/Account/Accounts', app: 'rebalancer', url: () => v2('/Account/Accounts'), shape: 'list', reads: ['id', 'accountNumber', 'portfolioId'] },
+    { method: 'EclipseV2.get_account', path: '/api/v2/Account/Accounts/{id}', app: 'rebalancer', url: (f) => v2(`/Account/Accounts/${f.accountId}`), shape: 'record', reads: ['id', 'accountNumber', 'summarySection'] },
+    // Params: restrictedPlanId or externalPlanId.
+    { method: 'EclipseV2.get_restricted_plan_accounts', path: '/api/v2/Account/Accounts/RestrictedPlan?externalPlanId=', app: 'rebalancer', url: () => v2(`/Account/Accounts/RestrictedPlan?externalPlanId=${COMPAT_PLAN_EXTERNAL_ID}`), shape: 'list', reads: ['id'], nonEmpty: false },
+    // POSTs the list of internal account ids (json=); _normalize_set_aside reads these keys of each record.
+    ...['EclipseV2.get_set_asides', 'Eclipse.get_set_asides'].map(
+      (method): ClientCall => ({ method, path: 'POST /api/v2/Account/Accounts/SetAsideCashSettings', app: 'rebalancer', url: () => v2('/Account/Accounts/SetAsideCashSettings'), post: (f) => [f.accountId], shape: 'list', reads: setAsideReads }),
+    ),
+    { method: 'EclipseV2.get_editable_trade_block_reasons', path: '/api/v2/TradeBlockReasons/Editable', app: 'rebalancer', url: () => v2('/TradeBlockReasons/Editable'), shape: 'list', reads: ['id', 'name'], nonEmpty: false },
+    // Params: startDate, endDate (optional).
+    { method: 'EclipseV2.get_trade_block_details_history', path: '/api/v2/TradeBlockDetails/History/{type}/{id}?startDate=&endDate=', app: 'rebalancer', url: (f) => v2(`/TradeBlockDetails/History/32/${f.accountId}?startDate=2026-01-01&endDate=2099-12-31`), shape: 'list', reads: [], nonEmpty: false },
+    { method: 'EclipseV2.get_trade_block_details_related_entities', path: '/api/v2/TradeBlockDetails/RelatedEntities?entityId=&entityType=', app: 'rebalancer', url: (f) => v2(`/TradeBlockDetails/RelatedEntities?entityId=${f.accountId}&entityType=32`), shape: 'list', reads: ['id', 'entityType', 'name'] },
+    // Params: hasQuodd, registrationStatus, getAdv (each optional).
+    { method: 'EclipseV2.get_trade_blocks', path: '/api/v2/Trading/Blocks?hasQuodd=&getAdv=', app: 'rebalancer', url: () => v2('/Trading/Blocks?hasQuodd=false&getAdv=false'), shape: 'list', reads: ['id', 'securityId', 'tradeActionId'] },
+    { method: 'EclipseV2.get_sleeve_strategies', path: '/api/v2/Portfolio/Sleeves/SleeveStrategies', app: 'rebalancer', url: () => v2('/Portfolio/Sleeves/SleeveStrategies'), shape: 'list', reads: [], nonEmpty: false },
+    { method: 'EclipseV2.get_teams', path: '/api/v2/Team/Team/GetTeams', app: 'rebalancer', url: () => v2('/Team/Team/GetTeams'), shape: 'list', reads: [], nonEmpty: false },
+    // Params: search, limit, offset.
+    { method: 'EclipseV2.account_search', path: '/api/v2/AccountSearch/AccountSearchList?search=&limit=&offset=', app: 'rebalancer', url: () => v2('/AccountSearch/AccountSearchList?search=cmp-00&limit=10&offset=0'), shape: 'list', reads: ['id', 'accountNumber', 'name'] },
+    // Params: search, skip, take (externalFirmId, externalAccountId when given).
+    { method: 'EclipseV2.security_search', path: '/api/v2/SecuritySearch/SecuritySearchList?search=&skip=&take=', app: 'rebalancer', url: () => v2('/SecuritySearch/SecuritySearchList?search=cmpt&skip=0&take=10'), shape: 'list', reads: ['id', 'symbol', 'name'] },
+    // Params: search, name, status, includeValue, limit (each optional).
+    { method: 'EclipseV2.global_search', path: '/api/v2/GlobalSearch/GlobalSearchList?search=&includeValue=&limit=', app: 'rebalancer', url: (f) => v2(`/GlobalSearch/GlobalSearchList?search=${f.search}&includeValue=true&limit=10`), shape: 'record', reads: ['portfolios', 'accounts', 'models'] },
+  ];
+}

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../support/databases.js';
 import { useTestApp } from '../support/app.js';
 import { rebalancerSession } from '../support/rebalancer.js';
-import { CLIENT_CALLS, type ClientCall, type Fixture } from './orionapi-calls.js';
+import { CLIENT_CALLS, COMPAT_PLAN_EXTERNAL_ID, type ClientCall, type Fixture } from './orionapi-calls.js';
 
 /**
  * Issue 17: the source system's public Python client (`orionapi`, DockStreetAM/orion_module) works
@@ -33,7 +33,20 @@ describeEachDatabase('the source system\'s client, call by call', (database) => 
     const account = await post('/api/v1/Portfolio/Accounts/Verbose', { registrationId: registration.id, number: 'CMP-0001', name: 'Compat Brokerage', custodian: 'Schwab', modelId, cash: 50 });
     await t.app.inject({ method: 'PUT', url: `/api/v1/Portfolio/Accounts/${account.id}/Positions`, payload: [{ productId: product.id, shares: 5, costBasis: 40 }], headers });
     await post(`/api/v1/Portfolio/Accounts/${account.id}/Transactions`, { type: 'Contribution', amount: 100, tradeDate: '2026-11-02' });
+    await eclipseFixture(account.id, product.id);
     return { clientId: client.id, registrationId: registration.id, accountId: account.id, productId: product.id, modelId, search: 'Compat' };
+  }
+
+  /** What the Eclipse reads show: an open quick trade (an instance and a pending order), a restricted plan and a set aside record. */
+  async function eclipseFixture(accountId: number, productId: number) {
+    const headers = { authorization: await t.session('admin') };
+    const trade = await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', headers, payload: { routine: 'QuickTrade', trades: [{ accountId, productId, tradeType: 'Shares', amount: 1, side: '1' }] } });
+    expect(trade.statusCode, trade.body).toBe(200);
+    const rebalancer = { authorization: await rebalancerSession(t) };
+    const plan = await t.app.inject({ method: 'POST', url: '/rebalancer/v1/restrictedPlans', headers: rebalancer, payload: { name: 'Compat Plan', externalPlanId: COMPAT_PLAN_EXTERNAL_ID, securities: { securities: [] } } });
+    expect(plan.statusCode, plan.body).toBe(200);
+    const setAside = await t.app.inject({ method: 'POST', url: `/rebalancer/v1/account/accounts/${accountId}/asidecash`, headers: rebalancer, payload: { cashAmountTypeId: 1, cashAmount: 10, expirationTypeId: 3 } });
+    expect(setAside.statusCode, setAside.body).toBe(200);
   }
 
   /** OrionAPI.login: `GET {base_url}/security/token` with Basic credentials and nothing else. */
@@ -72,7 +85,8 @@ describeEachDatabase('the source system\'s client, call by call', (database) => 
 
   async function check(call: ClientCall, ids: Fixture, tokens: { platform: string; rebalancer: string }): Promise<string | undefined> {
     const url = call.url(ids);
-    const response = await t.app.inject({ method: 'GET', url, headers: { authorization: `Session ${tokens[call.app]}` } });
+    const headers = { authorization: `Session ${tokens[call.app]}` };
+    const response = call.post ? await t.app.inject({ method: 'POST', url, headers, payload: call.post(ids) as object }) : await t.app.inject({ method: 'GET', url, headers });
     if (response.statusCode !== 200) return `answered ${response.statusCode}: ${response.body.slice(0, 200)}`;
     const body: unknown = response.json();
     const records = call.shape === 'list' ? body : [body];

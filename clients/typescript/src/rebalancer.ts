@@ -6670,6 +6670,3182 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rebalancer/v1/portfolio/portfolios/simple": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Portfolios (registrations) in the short form; search, includevalue, $top/$skip; the total is in X-Total-Count
+         * @description A portfolio here is a registration: its accounts, managed together. Every match is answered unless `$top` is given.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The portfolio (registration) name or id. Matched case-insensitively anywhere in the text (part of a number, a name or a ticker), or equal to the id when all digits */
+                    search?: string;
+                    /** @description true: each portfolio also carries value (its active accounts' positions at the latest price plus custodial cash) */
+                    includevalue: boolean;
+                    /** @description Page size; omitted: every match */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 4100,
+                         *         "name": "George Roth",
+                         *         "householdId": 2100,
+                         *         "householdName": "George household",
+                         *         "registrationId": 4100,
+                         *         "accountType": "Roth IRA",
+                         *         "isSleevePortfolio": false,
+                         *         "doNotTrade": false,
+                         *         "isDeleted": 0,
+                         *         "value": 125000.5,
+                         *         "createdOn": "2026-01-10T10:44:47.000Z",
+                         *         "createdBy": "admin@firm",
+                         *         "editedOn": "2026-01-10T10:44:47.000Z",
+                         *         "editedBy": "admin@firm"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description The registration id */
+                            id: number;
+                            /** @description The registration name */
+                            name: string;
+                            /** @description The household (client) the registration belongs to */
+                            householdId: number;
+                            householdName: string;
+                            /** @description The same as id: a portfolio is a registration */
+                            registrationId: number;
+                            /** @description The registration type */
+                            accountType: string;
+                            isSleevePortfolio: boolean;
+                            doNotTrade: boolean;
+                            /** @description Always 0: registrations are never closed */
+                            isDeleted: number;
+                            /** @description With includevalue=true */
+                            value?: number;
+                            createdOn: string;
+                            createdBy: string;
+                            editedOn: string;
+                            editedBy: string;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/v1/portfolio/portfolios/{portfolioId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One portfolio (registration) with its general, teams, issues and summary sections
+         * @description A portfolio here is a registration: its accounts, managed together. 404 when the firm has no such registration.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A portfolio: the id of a registration of the firm */
+                    portfolioId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "id": 0,
+                         *       "name": "string",
+                         *       "isDeleted": 0,
+                         *       "isDisabled": 0,
+                         *       "general": {
+                         *         "portfolioName": "string",
+                         *         "registrationId": 0,
+                         *         "householdId": 0,
+                         *         "householdName": "string",
+                         *         "accountType": "string",
+                         *         "sleevePortfolio": true,
+                         *         "doNotTrade": true,
+                         *         "modelIds": [
+                         *           0
+                         *         ]
+                         *       },
+                         *       "teams": [
+                         *         {
+                         *           "id": 0,
+                         *           "name": "string"
+                         *         }
+                         *       ],
+                         *       "issues": {
+                         *         "accountCount": 0,
+                         *         "accountsWithoutModel": 0,
+                         *         "tradeBlockedAccounts": 0,
+                         *         "pendingTrades": 0
+                         *       },
+                         *       "summary": {
+                         *         "totalValue": 0,
+                         *         "cashValue": 0,
+                         *         "cashPercent": 0
+                         *       },
+                         *       "createdOn": "string",
+                         *       "createdBy": "string",
+                         *       "editedOn": "string",
+                         *       "editedBy": "string"
+                         *     }
+                         */
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            isDeleted: number;
+                            /** @description 1 when the registration is marked do-not-trade */
+                            isDisabled: number;
+                            general: {
+                                portfolioName: string;
+                                registrationId: number;
+                                householdId: number;
+                                householdName: string;
+                                accountType: string;
+                                sleevePortfolio: boolean;
+                                doNotTrade: boolean;
+                                /** @description The models its active accounts follow */
+                                modelIds: number[];
+                            };
+                            /** @description Teams that may see the models its accounts follow (empty: the models are seen by every user) */
+                            teams: {
+                                id: number;
+                                name: string;
+                            }[];
+                            issues: {
+                                /** @description Active accounts */
+                                accountCount: number;
+                                accountsWithoutModel: number;
+                                tradeBlockedAccounts: number;
+                                /** @description Open trade orders of its accounts */
+                                pendingTrades: number;
+                            };
+                            summary: {
+                                /** @description Positions at the latest price plus custodial cash, over its active accounts */
+                                totalValue: number;
+                                /** @description Custodial cash */
+                                cashValue: number;
+                                cashPercent: number;
+                            };
+                            createdOn: string;
+                            createdBy: string;
+                            editedOn: string;
+                            editedBy: string;
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/v1/portfolio/portfolios/{portfolioId}/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The portfolio's active accounts with values, model, cash and restricted plan (as GET /v1/account/accounts)
+         * @description A portfolio here is a registration: its accounts, managed together. 404 when the firm has no such registration.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A portfolio: the id of a registration of the firm */
+                    portfolioId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "name": "string",
+                         *         "accountId": "string",
+                         *         "accountNumber": "string",
+                         *         "accountType": "string",
+                         *         "isSleeve": 0,
+                         *         "portfolioId": 0,
+                         *         "portfolioName": "string",
+                         *         "modelId": 0,
+                         *         "isDeleted": 0,
+                         *         "value": 0,
+                         *         "createdOn": "string",
+                         *         "createdBy": "string",
+                         *         "editedOn": "string",
+                         *         "editedBy": "string",
+                         *         "portfolio": "string",
+                         *         "custodian": "string",
+                         *         "managedValue": 0,
+                         *         "excludedValue": 0,
+                         *         "model": "string",
+                         *         "sleeveType": "string",
+                         *         "isTradingBlocked": 0,
+                         *         "setAsideCashActual": 0,
+                         *         "currentCash": 0,
+                         *         "currentCashPercent": 0,
+                         *         "targetCash": 0,
+                         *         "targetCashPercent": 0,
+                         *         "pendingCashValue": 0,
+                         *         "restrictedPlan": "string"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description Account id in the rebalancing application (the same as the platform account id) */
+                            id: number;
+                            name: string;
+                            /** @description The platform account id, as text (the source system's external account id) */
+                            accountId: string;
+                            /** @description Custodial account number */
+                            accountNumber: string;
+                            /** @description The registration type, e.g. Individual, IRA */
+                            accountType: string;
+                            isSleeve: number;
+                            /** @description The registration id (a portfolio of the rebalancing application) */
+                            portfolioId: number;
+                            portfolioName: string;
+                            modelId: number | null;
+                            /** @description 1 for a closed (inactive) account */
+                            isDeleted: number;
+                            /** @description Positions at their latest price plus custodial cash */
+                            value: number;
+                            createdOn: string;
+                            createdBy: string;
+                            editedOn: string;
+                            editedBy: string;
+                            /** @description Portfolio (registration) name */
+                            portfolio: string;
+                            custodian: string;
+                            managedValue: number;
+                            /** @description Always 0: the book excludes no holdings from management */
+                            excludedValue: number;
+                            model: string | null;
+                            /** @description `None` when the account is not a sleeve */
+                            sleeveType: string;
+                            isTradingBlocked: number;
+                            /** @description Cash protected by active set aside records */
+                            setAsideCashActual: number;
+                            /** @description Custodial cash */
+                            currentCash: number;
+                            currentCashPercent: number;
+                            /** @description The model cash target on the investable value, plus the protected cash */
+                            targetCash: number;
+                            /** @description The model cash target percent (0 without a model) */
+                            targetCashPercent: number;
+                            /** @description Custodial cash after the account's open trade orders */
+                            pendingCashValue: number;
+                            /** @description Name of the assigned restricted plan */
+                            restrictedPlan: string | null;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/v1/portfolio/portfolios/{portfolioId}/accounts/simple": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The portfolio's active accounts in the short form (as GET /v1/account/accounts/simple)
+         * @description A portfolio here is a registration: its accounts, managed together. 404 when the firm has no such registration.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description true: each item also carries value (positions at the latest price plus custodial cash) */
+                    includevalue?: boolean;
+                };
+                header?: never;
+                path: {
+                    /** @description A portfolio: the id of a registration of the firm */
+                    portfolioId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 87032,
+                         *         "name": "Brett George",
+                         *         "accountId": "87032",
+                         *         "accountNumber": "L5C2-ELPMAS",
+                         *         "accountType": "Roth IRA",
+                         *         "isSleeve": 0,
+                         *         "portfolioId": 4100,
+                         *         "portfolioName": "George Roth",
+                         *         "modelId": 41,
+                         *         "isDeleted": 0,
+                         *         "createdOn": "2026-01-10T10:44:47.000Z",
+                         *         "createdBy": "admin@firm",
+                         *         "editedOn": "2026-02-21T07:56:58.000Z",
+                         *         "editedBy": "admin@firm"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description Account id in the rebalancing application (the same as the platform account id) */
+                            id: number;
+                            name: string;
+                            /** @description The platform account id, as text (the source system's external account id) */
+                            accountId: string;
+                            /** @description Custodial account number */
+                            accountNumber: string;
+                            /** @description The registration type, e.g. Individual, IRA */
+                            accountType: string;
+                            isSleeve: number;
+                            /** @description The registration id (a portfolio of the rebalancing application) */
+                            portfolioId: number;
+                            portfolioName: string;
+                            modelId: number | null;
+                            /** @description 1 for a closed (inactive) account */
+                            isDeleted: number;
+                            /** @description With includevalue=true */
+                            value?: number;
+                            createdOn: string;
+                            createdBy: string;
+                            editedOn: string;
+                            editedBy: string;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/v1/holding/holdings/simple": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Holdings of one account (inAccountId) or of every active account of a portfolio (inPortfolioId); search narrows by ticker, name or id
+         * @description Exactly one of inAccountId and inPortfolioId (or accountId / portfolioId, the same) is required: a 400 names it otherwise. Each holding carries its current, target and pending weights in its account.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The holdings of this account (the client's name for it) */
+                    inAccountId?: number;
+                    /** @description The holdings of every active account of this portfolio (registration) */
+                    inPortfolioId?: number;
+                    /** @description The same as inAccountId */
+                    accountId?: number;
+                    /** @description The same as inPortfolioId */
+                    portfolioId?: number;
+                    /** @description The security's ticker, name or id. Matched case-insensitively anywhere in the text (part of a number, a name or a ticker), or equal to the id when all digits */
+                    search?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "securityId": 0,
+                         *         "accountNumber": "string",
+                         *         "securityName": "string",
+                         *         "securitySymbol": "string",
+                         *         "price": 0,
+                         *         "shares": 0,
+                         *         "value": 0,
+                         *         "currentInPer": 0,
+                         *         "targetInPer": 0,
+                         *         "pendingValue": 0,
+                         *         "pendingInPer": 0,
+                         *         "excluded": "string",
+                         *         "isCash": "string",
+                         *         "inModel": "string",
+                         *         "isDeleted": 0,
+                         *         "accountId": 0,
+                         *         "portfolioId": 0
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description Holding (position) id */
+                            id: number;
+                            securityId: number;
+                            accountNumber: string;
+                            securityName: string;
+                            securitySymbol: string;
+                            price: number | null;
+                            shares: number;
+                            value: number;
+                            /** @description Percent of the account value */
+                            currentInPer: number;
+                            /** @description The model target percent of the security (0 when not a target) */
+                            targetInPer: number;
+                            /** @description Value after the account's open trade orders */
+                            pendingValue: number;
+                            pendingInPer: number;
+                            /** @description Always `No` */
+                            excluded: string;
+                            /** @description `Yes` or `No` */
+                            isCash: string;
+                            /** @description `Yes` when the security is a target or an equivalent of the account's model */
+                            inModel: string;
+                            isDeleted: number;
+                            accountId: number;
+                            /** @description The account's registration */
+                            portfolioId: number;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/v1/security/securityset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Security sets: each model the caller may see, with its lines (security, target, tolerance band, equivalents)
+         * @description A security set here is a model's lines; its id is the model id.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "name": "string",
+                         *         "description": "string",
+                         *         "isDynamic": true,
+                         *         "isDeleted": 0,
+                         *         "cashTargetPercent": 0,
+                         *         "details": [
+                         *           {
+                         *             "securitySetId": 0,
+                         *             "securityId": 0,
+                         *             "symbol": "string",
+                         *             "rank": 0,
+                         *             "targetPercent": 0,
+                         *             "lowerModelTolerancePercent": 0,
+                         *             "upperModelTolerancePercent": 0,
+                         *             "equivalences": [
+                         *               {}
+                         *             ]
+                         *           }
+                         *         ],
+                         *         "createdDate": "string",
+                         *         "createdBy": "string",
+                         *         "editedDate": "string",
+                         *         "editedBy": "string"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description The model id: a security set is a model's lines */
+                            id: number;
+                            name: string;
+                            description: string | null;
+                            /** @description Always false */
+                            isDynamic: boolean;
+                            /** @description 1 for an inactive model */
+                            isDeleted: number;
+                            cashTargetPercent: number;
+                            details: {
+                                /** @description The model id */
+                                securitySetId: number;
+                                securityId: number;
+                                symbol: string;
+                                /** @description Position of the line in the model, from 1 */
+                                rank: number;
+                                targetPercent: number;
+                                lowerModelTolerancePercent: number;
+                                upperModelTolerancePercent: number;
+                                /** @description Equivalent securities, in rank order */
+                                equivalences: {
+                                    securityId: number;
+                                }[];
+                            }[];
+                            createdDate: string;
+                            createdBy: string;
+                            editedDate: string;
+                            editedBy: string;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/v1/security/securities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Securities matching search by ticker, name or id (case-insensitive, partial); top of them
+         * @description The firm's products, in id order. `excludeCashSecurity=true` leaves out cash.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Ticker, name or id. Matched case-insensitively anywhere in the text (part of a number, a name or a ticker), or equal to the id when all digits */
+                    search: string;
+                    /** @description At most this many securities */
+                    top: number;
+                    /** @description true: cash securities are left out */
+                    excludeCashSecurity: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "symbol": "string",
+                         *         "name": "string",
+                         *         "securityType": "string",
+                         *         "assetClass": "string",
+                         *         "subClass": "string",
+                         *         "category": "string",
+                         *         "price": 0,
+                         *         "priceDate": "string",
+                         *         "isCash": true
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description The product id */
+                            id: number;
+                            /** @description The ticker */
+                            symbol: string;
+                            name: string;
+                            /** @description The product type, e.g. ETF */
+                            securityType: string;
+                            assetClass: string | null;
+                            subClass: string | null;
+                            category: string | null;
+                            price: number | null;
+                            priceDate: string | null;
+                            isCash: boolean;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/v1/tradeorder/instances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trade instances (rebalances and quick trades) created from startDate to endDate, newest first
+         * @description Each instance with the source system's type and subtype codes and its order count. Both dates are required and inclusive (UTC days).
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description YYYY-MM-DD */
+                    startDate: string;
+                    /** @description YYYY-MM-DD */
+                    endDate: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "tradeInstanceType": 0,
+                         *         "tradeInstanceSubType": 0,
+                         *         "orderCount": 0,
+                         *         "status": "string",
+                         *         "notes": "string",
+                         *         "createdOn": "string",
+                         *         "createdBy": "string",
+                         *         "cancelledOn": "string",
+                         *         "cancelledBy": "string"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            id: number;
+                            /** @description The source system's codes: 6 Rebalance, 5 Quick Trade */
+                            tradeInstanceType: number;
+                            /** @description 14 Standard Rebalance, 11 Quick Trade */
+                            tradeInstanceSubType: number;
+                            /** @description Trade orders of the instance */
+                            orderCount: number;
+                            /** @description Open or Cancelled */
+                            status: string;
+                            notes: string | null;
+                            createdOn: string;
+                            createdBy: string;
+                            cancelledOn: string | null;
+                            cancelledBy: string | null;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/v1/tradeorder/trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trade orders: the trades of the firm's trade instances; isPending=true the open ones, false the executed or cancelled ones
+         * @description A trade order is one trade of a trade instance. Every match is answered, by id, unless `$top` is given; `portfolioId` narrows to the accounts of one registration.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description true: open trade orders; false: executed or cancelled ones; omitted: all */
+                    isPending?: boolean;
+                    /** @description Trade orders of the accounts of this portfolio (registration) */
+                    portfolioId?: number;
+                    /** @description Page size; omitted: every match */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "tradeInstanceId": 0,
+                         *         "accountId": 0,
+                         *         "accountNumber": "string",
+                         *         "accountType": "string",
+                         *         "custodian": "string",
+                         *         "portfolioId": 0,
+                         *         "registrationName": "string",
+                         *         "securityId": 0,
+                         *         "ticker": "string",
+                         *         "productName": "string",
+                         *         "action": 0,
+                         *         "tradeType": "string",
+                         *         "orderQty": 0,
+                         *         "tradeAmount": 0,
+                         *         "price": 0,
+                         *         "status": "string",
+                         *         "isPending": true,
+                         *         "notes": "string",
+                         *         "instanceNotes": "string",
+                         *         "createdBy": "string",
+                         *         "createdDate": "string",
+                         *         "executedDate": "string"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            id: number;
+                            tradeInstanceId: number;
+                            accountId: number;
+                            accountNumber: string;
+                            /** @description The registration type */
+                            accountType: string;
+                            custodian: string;
+                            /** @description The account's registration */
+                            portfolioId: number;
+                            registrationName: string;
+                            securityId: number;
+                            ticker: string;
+                            productName: string;
+                            /** @description 1 Buy, 2 Sell */
+                            action: number;
+                            /** @description Dollars or Shares */
+                            tradeType: string;
+                            /** @description Shares */
+                            orderQty: number;
+                            /** @description Dollars */
+                            tradeAmount: number;
+                            price: number;
+                            /** @description Open, Executed or Cancelled */
+                            status: string;
+                            /** @description true while the order is open */
+                            isPending: boolean;
+                            /** @description Why the rebalancer made the trade */
+                            notes: string;
+                            instanceNotes: string | null;
+                            createdBy: string;
+                            createdDate: string;
+                            executedDate: string | null;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/v1/portfolio/sleeves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sleeves: the sleeve accounts of sleeved registrations, with their target and tolerance band
+         * @description Each sleeve account with its portfolio (registration), sleeve type, target, band and model; closed sleeves carry isDeleted 1.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "accountId": "string",
+                         *         "accountNumber": "string",
+                         *         "name": "string",
+                         *         "portfolioId": 0,
+                         *         "portfolioName": "string",
+                         *         "sleeveType": "string",
+                         *         "sleeveTarget": 0,
+                         *         "sleeveToleranceLower": 0,
+                         *         "sleeveToleranceUpper": 0,
+                         *         "modelId": 0,
+                         *         "modelName": "string",
+                         *         "isDeleted": 0
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description The sleeve account id */
+                            id: number;
+                            accountId: string;
+                            accountNumber: string;
+                            name: string;
+                            portfolioId: number;
+                            portfolioName: string;
+                            sleeveType: string;
+                            sleeveTarget: number | null;
+                            sleeveToleranceLower: number | null;
+                            sleeveToleranceUpper: number | null;
+                            modelId: number | null;
+                            modelName: string | null;
+                            isDeleted: number;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/api/v2/Account/Accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Active accounts with values, model, cash and restricted plan (v2 names); the total is in X-Total-Count
+         * @description The same accounts as GET /v1/account/accounts, with the v2 field names registrationId, restrictedPlanName and isDisabled. Every account is answered unless `$top` is given.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description 0: every active account (the only filter here; the book keeps no saved account filters) */
+                    filterId?: number;
+                    /** @description Page size; omitted: every match */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "name": "string",
+                         *         "accountId": "string",
+                         *         "accountNumber": "string",
+                         *         "accountType": "string",
+                         *         "isSleeve": 0,
+                         *         "portfolioId": 0,
+                         *         "portfolioName": "string",
+                         *         "modelId": 0,
+                         *         "isDeleted": 0,
+                         *         "value": 0,
+                         *         "createdOn": "string",
+                         *         "createdBy": "string",
+                         *         "editedOn": "string",
+                         *         "editedBy": "string",
+                         *         "portfolio": "string",
+                         *         "custodian": "string",
+                         *         "managedValue": 0,
+                         *         "excludedValue": 0,
+                         *         "model": "string",
+                         *         "sleeveType": "string",
+                         *         "isTradingBlocked": 0,
+                         *         "setAsideCashActual": 0,
+                         *         "currentCash": 0,
+                         *         "currentCashPercent": 0,
+                         *         "targetCash": 0,
+                         *         "targetCashPercent": 0,
+                         *         "pendingCashValue": 0,
+                         *         "restrictedPlan": "string",
+                         *         "registrationId": 0,
+                         *         "restrictedPlanName": "string",
+                         *         "isDisabled": 0
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description Account id in the rebalancing application (the same as the platform account id) */
+                            id: number;
+                            name: string;
+                            /** @description The platform account id, as text (the source system's external account id) */
+                            accountId: string;
+                            /** @description Custodial account number */
+                            accountNumber: string;
+                            /** @description The registration type, e.g. Individual, IRA */
+                            accountType: string;
+                            isSleeve: number;
+                            /** @description The registration id (a portfolio of the rebalancing application) */
+                            portfolioId: number;
+                            portfolioName: string;
+                            modelId: number | null;
+                            /** @description 1 for a closed (inactive) account */
+                            isDeleted: number;
+                            /** @description Positions at their latest price plus custodial cash */
+                            value: number;
+                            createdOn: string;
+                            createdBy: string;
+                            editedOn: string;
+                            editedBy: string;
+                            /** @description Portfolio (registration) name */
+                            portfolio: string;
+                            custodian: string;
+                            managedValue: number;
+                            /** @description Always 0: the book excludes no holdings from management */
+                            excludedValue: number;
+                            model: string | null;
+                            /** @description `None` when the account is not a sleeve */
+                            sleeveType: string;
+                            isTradingBlocked: number;
+                            /** @description Cash protected by active set aside records */
+                            setAsideCashActual: number;
+                            /** @description Custodial cash */
+                            currentCash: number;
+                            currentCashPercent: number;
+                            /** @description The model cash target on the investable value, plus the protected cash */
+                            targetCash: number;
+                            /** @description The model cash target percent (0 without a model) */
+                            targetCashPercent: number;
+                            /** @description Custodial cash after the account's open trade orders */
+                            pendingCashValue: number;
+                            /** @description Name of the assigned restricted plan */
+                            restrictedPlan: string | null;
+                            registrationId: number;
+                            restrictedPlanName: string | null;
+                            /** @description 1 when the account is blocked from trading */
+                            isDisabled: number;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/api/v2/Account/Accounts/RestrictedPlan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The active accounts assigned to a restricted plan (restrictedPlanId or externalPlanId)
+         * @description One of restrictedPlanId and externalPlanId names the plan (a 400 otherwise); 404 when the firm has no such plan.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The plan id; this or externalPlanId is required */
+                    restrictedPlanId?: number;
+                    /** @description The plan's external id */
+                    externalPlanId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "name": "string",
+                         *         "accountId": "string",
+                         *         "accountNumber": "string",
+                         *         "accountType": "string",
+                         *         "isSleeve": 0,
+                         *         "portfolioId": 0,
+                         *         "portfolioName": "string",
+                         *         "modelId": 0,
+                         *         "isDeleted": 0,
+                         *         "value": 0,
+                         *         "createdOn": "string",
+                         *         "createdBy": "string",
+                         *         "editedOn": "string",
+                         *         "editedBy": "string",
+                         *         "portfolio": "string",
+                         *         "custodian": "string",
+                         *         "managedValue": 0,
+                         *         "excludedValue": 0,
+                         *         "model": "string",
+                         *         "sleeveType": "string",
+                         *         "isTradingBlocked": 0,
+                         *         "setAsideCashActual": 0,
+                         *         "currentCash": 0,
+                         *         "currentCashPercent": 0,
+                         *         "targetCash": 0,
+                         *         "targetCashPercent": 0,
+                         *         "pendingCashValue": 0,
+                         *         "restrictedPlan": "string",
+                         *         "registrationId": 0,
+                         *         "restrictedPlanName": "string",
+                         *         "isDisabled": 0
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description Account id in the rebalancing application (the same as the platform account id) */
+                            id: number;
+                            name: string;
+                            /** @description The platform account id, as text (the source system's external account id) */
+                            accountId: string;
+                            /** @description Custodial account number */
+                            accountNumber: string;
+                            /** @description The registration type, e.g. Individual, IRA */
+                            accountType: string;
+                            isSleeve: number;
+                            /** @description The registration id (a portfolio of the rebalancing application) */
+                            portfolioId: number;
+                            portfolioName: string;
+                            modelId: number | null;
+                            /** @description 1 for a closed (inactive) account */
+                            isDeleted: number;
+                            /** @description Positions at their latest price plus custodial cash */
+                            value: number;
+                            createdOn: string;
+                            createdBy: string;
+                            editedOn: string;
+                            editedBy: string;
+                            /** @description Portfolio (registration) name */
+                            portfolio: string;
+                            custodian: string;
+                            managedValue: number;
+                            /** @description Always 0: the book excludes no holdings from management */
+                            excludedValue: number;
+                            model: string | null;
+                            /** @description `None` when the account is not a sleeve */
+                            sleeveType: string;
+                            isTradingBlocked: number;
+                            /** @description Cash protected by active set aside records */
+                            setAsideCashActual: number;
+                            /** @description Custodial cash */
+                            currentCash: number;
+                            currentCashPercent: number;
+                            /** @description The model cash target on the investable value, plus the protected cash */
+                            targetCash: number;
+                            /** @description The model cash target percent (0 without a model) */
+                            targetCashPercent: number;
+                            /** @description Custodial cash after the account's open trade orders */
+                            pendingCashValue: number;
+                            /** @description Name of the assigned restricted plan */
+                            restrictedPlan: string | null;
+                            registrationId: number;
+                            restrictedPlanName: string | null;
+                            /** @description 1 when the account is blocked from trading */
+                            isDisabled: number;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/api/v2/Account/Accounts/SetAsideCashSettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The set aside cash records of the accounts whose ids are posted (a read: nothing is written)
+         * @description The body is a JSON array of account ids, as the source system's client posts it. Each record carries its account id and number. An id that is not an account of the firm is a 400 naming its index, and nothing is answered.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Account ids; each must be an account of the firm */
+            requestBody: {
+                content: {
+                    /**
+                     * @example [
+                     *       1
+                     *     ]
+                     */
+                    "application/json": number[];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "accountId": 0,
+                         *         "accountNumber": "string",
+                         *         "description": "string",
+                         *         "setAsideCashAmountType": 0,
+                         *         "cashAmountTypeId": 0,
+                         *         "cashAmountType": "string",
+                         *         "setAsideCashAmount": 0,
+                         *         "minCashAmount": 0,
+                         *         "maxCashAmount": 0,
+                         *         "transactionAmountTolerance": 0,
+                         *         "setAsidePercentCalculationTypeId": 0,
+                         *         "isActive": true,
+                         *         "expirationTypeId": 0,
+                         *         "expirationType": "string",
+                         *         "expirationValue": "string",
+                         *         "startDate": "string",
+                         *         "expiredOn": "string",
+                         *         "expiredBy": "string",
+                         *         "createdOn": "string",
+                         *         "createdBy": "string",
+                         *         "editedOn": "string",
+                         *         "editedBy": "string"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            id: number;
+                            accountId: number;
+                            accountNumber: string;
+                            description: string | null;
+                            /** @description 1 dollars, 2 percent */
+                            setAsideCashAmountType: number;
+                            cashAmountTypeId: number;
+                            cashAmountType: string;
+                            setAsideCashAmount: number;
+                            minCashAmount: number | null;
+                            maxCashAmount: number | null;
+                            transactionAmountTolerance: number | null;
+                            setAsidePercentCalculationTypeId: number | null;
+                            isActive: boolean;
+                            /** @description 1 Date, 2 Transaction, 3 None */
+                            expirationTypeId: number;
+                            expirationType: string;
+                            expirationValue: string | null;
+                            startDate: string;
+                            expiredOn: string | null;
+                            expiredBy: string | null;
+                            createdOn: string;
+                            createdBy: string;
+                            editedOn: string;
+                            editedBy: string;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/api/v2/Account/Accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One account with its summarySection and accountValue.holdings (v2 names)
+         * @description The account of GET /v1/account/accounts/{id}, with restrictedPlanId/restrictedPlanName and its holdings under accountValue. Closed accounts are answered too.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    accountId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "id": 0,
+                         *       "name": "string",
+                         *       "accountId": "string",
+                         *       "accountNumber": "string",
+                         *       "accountType": "string",
+                         *       "isSleeve": 0,
+                         *       "portfolioId": 0,
+                         *       "portfolioName": "string",
+                         *       "modelId": 0,
+                         *       "isDeleted": 0,
+                         *       "value": 0,
+                         *       "createdOn": "string",
+                         *       "createdBy": "string",
+                         *       "editedOn": "string",
+                         *       "editedBy": "string",
+                         *       "portfolio": "string",
+                         *       "custodian": "string",
+                         *       "managedValue": 0,
+                         *       "excludedValue": 0,
+                         *       "model": "string",
+                         *       "sleeveType": "string",
+                         *       "isTradingBlocked": 0,
+                         *       "setAsideCashActual": 0,
+                         *       "currentCash": 0,
+                         *       "currentCashPercent": 0,
+                         *       "targetCash": 0,
+                         *       "targetCashPercent": 0,
+                         *       "pendingCashValue": 0,
+                         *       "registrationId": 0,
+                         *       "sleeveTarget": 0,
+                         *       "sleeveToleranceLower": 0,
+                         *       "sleeveToleranceUpper": 0,
+                         *       "generalSection": {
+                         *         "accountName": "string",
+                         *         "accountNumber": "string",
+                         *         "accountId": "string",
+                         *         "accountType": "string",
+                         *         "portfolioId": 0,
+                         *         "portfolioName": "string",
+                         *         "custodian": "string",
+                         *         "model": "string"
+                         *       },
+                         *       "summarySection": {
+                         *         "grandTotal": 0,
+                         *         "totalValue": 0,
+                         *         "managedValue": 0,
+                         *         "excludedValue": 0,
+                         *         "totalCashValue": 0,
+                         *         "cashReserve": 0,
+                         *         "setAsideCash": 0,
+                         *         "cashAvailable": 0,
+                         *         "pendingCashValue": 0
+                         *       },
+                         *       "restrictedPlanId": 0,
+                         *       "restrictedPlanName": "string",
+                         *       "isDisabled": 0,
+                         *       "accountValue": {
+                         *         "totalValue": 0,
+                         *         "holdings": [
+                         *           {
+                         *             "securityId": 0,
+                         *             "securityName": "string",
+                         *             "securitySymbol": "string",
+                         *             "marketValue": 0,
+                         *             "unit": 0,
+                         *             "price": 0,
+                         *             "percentage": 0,
+                         *             "pendingValue": 0
+                         *           }
+                         *         ]
+                         *       }
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description Account id in the rebalancing application (the same as the platform account id) */
+                            id: number;
+                            name: string;
+                            /** @description The platform account id, as text (the source system's external account id) */
+                            accountId: string;
+                            /** @description Custodial account number */
+                            accountNumber: string;
+                            /** @description The registration type, e.g. Individual, IRA */
+                            accountType: string;
+                            isSleeve: number;
+                            /** @description The registration id (a portfolio of the rebalancing application) */
+                            portfolioId: number;
+                            portfolioName: string;
+                            modelId: number | null;
+                            /** @description 1 for a closed (inactive) account */
+                            isDeleted: number;
+                            /** @description Positions at their latest price plus custodial cash */
+                            value: number;
+                            createdOn: string;
+                            createdBy: string;
+                            editedOn: string;
+                            editedBy: string;
+                            /** @description Portfolio (registration) name */
+                            portfolio: string;
+                            custodian: string;
+                            managedValue: number;
+                            /** @description Always 0: the book excludes no holdings from management */
+                            excludedValue: number;
+                            model: string | null;
+                            /** @description `None` when the account is not a sleeve */
+                            sleeveType: string;
+                            isTradingBlocked: number;
+                            /** @description Cash protected by active set aside records */
+                            setAsideCashActual: number;
+                            /** @description Custodial cash */
+                            currentCash: number;
+                            currentCashPercent: number;
+                            /** @description The model cash target on the investable value, plus the protected cash */
+                            targetCash: number;
+                            /** @description The model cash target percent (0 without a model) */
+                            targetCashPercent: number;
+                            /** @description Custodial cash after the account's open trade orders */
+                            pendingCashValue: number;
+                            registrationId: number;
+                            sleeveTarget: number | null;
+                            sleeveToleranceLower: number | null;
+                            sleeveToleranceUpper: number | null;
+                            /** @description The account's identity as the source system's client reads it before an account update (accountName, portfolioId) */
+                            generalSection: {
+                                accountName: string;
+                                accountNumber: string;
+                                accountId: string;
+                                accountType: string;
+                                portfolioId: number;
+                                portfolioName: string;
+                                custodian: string;
+                                model: string | null;
+                            };
+                            summarySection: {
+                                grandTotal: number;
+                                totalValue: number;
+                                managedValue: number;
+                                excludedValue: number;
+                                /** @description Custodial cash */
+                                totalCashValue: number;
+                                /** @description The model cash target in dollars, on the value less protected cash */
+                                cashReserve: number;
+                                /** @description Cash protected by active set aside records */
+                                setAsideCash: number;
+                                /** @description Custodial cash less set aside cash and the cash reserve, not below 0 */
+                                cashAvailable: number;
+                                pendingCashValue: number;
+                            };
+                            restrictedPlanId: number | null;
+                            restrictedPlanName: string | null;
+                            isDisabled: number;
+                            accountValue: {
+                                totalValue: number;
+                                holdings: {
+                                    securityId: number;
+                                    securityName: string;
+                                    securitySymbol: string;
+                                    marketValue: number;
+                                    /** @description Shares */
+                                    unit: number;
+                                    price: number | null;
+                                    percentage: number;
+                                    pendingValue: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/api/v2/TradeBlockReasons/Editable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The trade block reasons a user may edit: every reason that is not system-maintained
+         * @description The firm's own reasons, with their globalId and whether details may be assigned to them.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "name": "string",
+                         *         "globalId": "acafdba6-01a5-49f1-8345-02e5e658483c",
+                         *         "isSystemMaintained": true,
+                         *         "allowDetailAssignment": true,
+                         *         "eclipseFirmId": 0
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            /** Format: uuid */
+                            globalId: string;
+                            /** @description Always false: system-maintained reasons cannot be edited */
+                            isSystemMaintained: boolean;
+                            allowDetailAssignment: boolean;
+                            eclipseFirmId: number;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/api/v2/TradeBlockDetails/RelatedEntities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The entity first, then its related entities: a portfolio's accounts, or an account's portfolio
+         * @description entityType 16 is a portfolio (registration), 32 an account. 404 when the firm has no such entity.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The registration or account id */
+                    entityId: number;
+                    /** @description 16 = Portfolio (registration), 32 = Account */
+                    entityType: 16 | 32;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "entityType": 0,
+                         *         "name": "string"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            id: number;
+                            /** @description 16 = Portfolio (registration), 32 = Account */
+                            entityType: number;
+                            name: string;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/api/v2/TradeBlockDetails/History/{entityType}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The trade block details of a portfolio (16) or account (32), deleted ones too, each with its last change
+         * @description With startDate/endDate, the details last changed on those days (inclusive). 404 when the firm has no such entity.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description YYYY-MM-DD */
+                    startDate?: string;
+                    /** @description YYYY-MM-DD */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description 16 = Portfolio (registration), 32 = Account */
+                    entityType: 16 | 32;
+                    /** @description The registration or account id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "changeType": "string",
+                         *         "type": "string",
+                         *         "description": "string",
+                         *         "startDate": "2019-08-24",
+                         *         "endDate": "2019-08-24",
+                         *         "createdBy": "string",
+                         *         "createdDate": "string",
+                         *         "editedBy": "string",
+                         *         "editedDate": "string"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description The trade block detail id */
+                            id: number;
+                            /** @description Added, Edited or Deleted: the detail's last change */
+                            changeType: string;
+                            /** @description The reason name */
+                            type: string;
+                            description: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            startDate: string;
+                            /**
+                             * Format: date
+                             * @description YYYY-MM-DD
+                             */
+                            endDate: string | null;
+                            createdBy: string;
+                            createdDate: string;
+                            editedBy: string;
+                            editedDate: string;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/api/v2/Trading/Blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trading blocks: the pending (open) trade orders summed per security and action
+         * @description One block per security and side over every open trade order of the firm, with its shares, dollars, orders and accounts. hasQuodd, registrationStatus and getAdv are accepted and narrow nothing: the book keeps no quotes, broker registrations or volumes.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Accepted for the client; the book keeps no Quodd quotes, so it narrows nothing */
+                    hasQuodd?: boolean;
+                    /** @description Accepted for the client; blocks are not registered with a broker here, so it narrows nothing */
+                    registrationStatus?: string;
+                    /** @description Accepted for the client; the book keeps no average daily volume */
+                    getAdv?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "tradeActionId": 0,
+                         *         "securityId": 0,
+                         *         "symbol": "string",
+                         *         "securityName": "string",
+                         *         "orderQuantity": 0,
+                         *         "estimateAmount": 0,
+                         *         "price": 0,
+                         *         "tradeCount": 0,
+                         *         "accountCount": 0,
+                         *         "createdDate": "string"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description The lowest id of the block's trade orders */
+                            id: number;
+                            /** @description 1 Buy, 2 Sell */
+                            tradeActionId: number;
+                            securityId: number;
+                            symbol: string;
+                            securityName: string;
+                            /** @description Shares of the block */
+                            orderQuantity: number;
+                            /** @description Dollars of the block */
+                            estimateAmount: number;
+                            price: number | null;
+                            tradeCount: number;
+                            accountCount: number;
+                            /** @description When its oldest order was made */
+                            createdDate: string;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/api/v2/Portfolio/Sleeves/SleeveStrategies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sleeve strategies: the firm's model aggregates with their models and weights
+         * @description A sleeve strategy here is a model aggregate; hasAssignedRegistrations says whether a sleeved registration names it.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "name": "string",
+                         *         "hasAssignedRegistrations": true,
+                         *         "models": [
+                         *           {
+                         *             "modelId": 0,
+                         *             "name": "string",
+                         *             "weightPercent": 0
+                         *           }
+                         *         ]
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description The model aggregate id */
+                            id: number;
+                            name: string;
+                            /** @description A sleeved registration names it as its strategy */
+                            hasAssignedRegistrations: boolean;
+                            models: {
+                                modelId: number;
+                                name: string;
+                                weightPercent: number;
+                            }[];
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/api/v2/Team/Team/GetTeams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The firm's teams (id and name); externalId narrows to the team of that id
+         * @description The teams that decide who sees which model.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The team id as text: the book keeps no other team key */
+                    externalId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "name": "string"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/api/v2/AccountSearch/AccountSearchList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Active accounts matching search by number, name or id; paged with limit/offset
+         * @description Matches case-insensitively anywhere in the text (part of a number, a name or a ticker), or the id when all digits.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Account number, name or id. Matched case-insensitively anywhere in the text (part of a number, a name or a ticker), or equal to the id when all digits */
+                    search: string;
+                    /** @description Page size */
+                    limit: number;
+                    /** @description Records to skip before the page */
+                    offset: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "name": "string",
+                         *         "accountId": "string",
+                         *         "accountNumber": "string",
+                         *         "accountType": "string",
+                         *         "isSleeve": 0,
+                         *         "portfolioId": 0,
+                         *         "portfolioName": "string",
+                         *         "modelId": 0,
+                         *         "isDeleted": 0,
+                         *         "value": 0,
+                         *         "createdOn": "string",
+                         *         "createdBy": "string",
+                         *         "editedOn": "string",
+                         *         "editedBy": "string",
+                         *         "custodian": "string"
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description Account id in the rebalancing application (the same as the platform account id) */
+                            id: number;
+                            name: string;
+                            /** @description The platform account id, as text (the source system's external account id) */
+                            accountId: string;
+                            /** @description Custodial account number */
+                            accountNumber: string;
+                            /** @description The registration type, e.g. Individual, IRA */
+                            accountType: string;
+                            isSleeve: number;
+                            /** @description The registration id (a portfolio of the rebalancing application) */
+                            portfolioId: number;
+                            portfolioName: string;
+                            modelId: number | null;
+                            /** @description 1 for a closed (inactive) account */
+                            isDeleted: number;
+                            /** @description With includevalue=true */
+                            value?: number;
+                            createdOn: string;
+                            createdBy: string;
+                            editedOn: string;
+                            editedBy: string;
+                            custodian: string;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/api/v2/SecuritySearch/SecuritySearchList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Securities matching search by ticker, name or id; paged with skip/take
+         * @description Matches case-insensitively anywhere in the text (part of a number, a name or a ticker), or the id when all digits. externalFirmId, when sent, must be the caller's firm and externalAccountId an account of it (404 otherwise).
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Ticker, name or id. Matched case-insensitively anywhere in the text (part of a number, a name or a ticker), or equal to the id when all digits */
+                    search: string;
+                    /** @description Records to skip before the page */
+                    skip: number;
+                    /** @description Page size */
+                    take: number;
+                    /** @description When sent, the caller's firm id */
+                    externalFirmId?: number;
+                    /** @description When sent, an account of the firm; it does not narrow the securities */
+                    externalAccountId?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "id": 0,
+                         *         "symbol": "string",
+                         *         "name": "string",
+                         *         "securityType": "string",
+                         *         "assetClass": "string",
+                         *         "subClass": "string",
+                         *         "category": "string",
+                         *         "price": 0,
+                         *         "priceDate": "string",
+                         *         "isCash": true
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description The product id */
+                            id: number;
+                            /** @description The ticker */
+                            symbol: string;
+                            name: string;
+                            /** @description The product type, e.g. ETF */
+                            securityType: string;
+                            assetClass: string | null;
+                            subClass: string | null;
+                            category: string | null;
+                            price: number | null;
+                            priceDate: string | null;
+                            isCash: boolean;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rebalancer/api/v2/GlobalSearch/GlobalSearchList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Portfolios, accounts and models matching search (or name), at most limit of each
+         * @description Matches case-insensitively anywhere in the text (part of a number, a name or a ticker), or the id when all digits. `name` matches names only. Models are those the caller may see.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Account number, name or id; portfolio or model name or id. Matched case-insensitively anywhere in the text (part of a number, a name or a ticker), or equal to the id when all digits */
+                    search?: string;
+                    /** @description Matches names only */
+                    name?: string;
+                    /** @description active (default): open accounts and active models; all: closed and inactive ones too */
+                    status?: "active" | "all";
+                    /** @description true: portfolios and accounts carry value */
+                    includeValue: boolean;
+                    /** @description At most this many of each kind */
+                    limit: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "portfolios": [
+                         *         {
+                         *           "id": 0,
+                         *           "name": "string",
+                         *           "value": 0,
+                         *           "isDeleted": true
+                         *         }
+                         *       ],
+                         *       "accounts": [
+                         *         {
+                         *           "id": 0,
+                         *           "name": "string",
+                         *           "value": 0,
+                         *           "isDeleted": true
+                         *         }
+                         *       ],
+                         *       "models": [
+                         *         {
+                         *           "id": 0,
+                         *           "name": "string",
+                         *           "value": 0,
+                         *           "isDeleted": true
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            portfolios: {
+                                id: number;
+                                name: string;
+                                value?: number;
+                                isDeleted: boolean;
+                            }[];
+                            accounts: {
+                                id: number;
+                                name: string;
+                                value?: number;
+                                isDeleted: boolean;
+                            }[];
+                            models: {
+                                id: number;
+                                name: string;
+                                value?: number;
+                                isDeleted: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

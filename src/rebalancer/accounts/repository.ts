@@ -18,6 +18,9 @@ async function inChunks<T>(ids: number[], read: (chunk: number[]) => Promise<T[]
 export interface AccountFilter {
   search?: string;
   modelId?: number;
+  /** Accounts of one registration (the source system's portfolio). */
+  registrationId?: number;
+  restrictedPlanId?: number;
   top?: number;
   skip: number;
 }
@@ -41,6 +44,8 @@ export class RebalancerAccountRepository {
   private filtered(firmId: number, filter: AccountFilter) {
     let query = this.base(firmId).where('a.is_active', '=', 1);
     if (filter.modelId !== undefined) query = query.where('a.model_id', '=', filter.modelId);
+    if (filter.registrationId !== undefined) query = query.where('a.registration_id', '=', filter.registrationId);
+    if (filter.restrictedPlanId !== undefined) query = query.where('a.restricted_plan_id', '=', filter.restrictedPlanId);
     const search = filter.search?.trim();
     if (search) {
       const pattern = containsPattern(search);

@@ -1,0 +1,372 @@
+import { Type, type Static } from 'typebox';
+import { IdSchema } from '../../http/ids.js';
+import { Skip, WholeListQuery } from '../../http/paging.js';
+import { Nullable } from '../../http/nullable.js';
+import { AccountDetail, AccountHolding, AccountListItem, AccountSimple } from '../accounts/schemas.js';
+
+/**
+ * The source system's Eclipse reads (docs/decisions/eclipse-concepts.md): a portfolio is a
+ * registration, a security set is a model's lines, a trade order is a trade of a trade instance.
+ */
+
+const NullableText = Nullable(Type.String());
+const NullableNumber = Nullable(Type.Number());
+const IsoDate = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+const SearchText = (description: string) => Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description });
+const SEARCH = 'Matched case-insensitively anywhere in the text (part of a number, a name or a ticker), or equal to the id when all digits';
+
+export const PortfolioParams = Type.Object({ portfolioId: IdSchema({ description: 'A portfolio: the id of a registration of the firm' }) });
+
+export const PortfoliosQuery = Type.Object({
+  search: Type.Optional(Type.String({ maxLength: 200, description: `The portfolio (registration) name or id. ${SEARCH}` })),
+  includevalue: Type.Boolean({ default: false, description: 'true: each portfolio also carries value (its active accounts\' positions at the latest price plus custodial cash)' }),
+  ...WholeListQuery.properties,
+});
+
+export const PortfolioSimple = Type.Object(
+  {
+    id: Type.Integer({ description: 'The registration id' }),
+    name: Type.String({ description: 'The registration name' }),
+    householdId: Type.Integer({ description: 'The household (client) the registration belongs to' }),
+    householdName: Type.String(),
+    registrationId: Type.Integer({ description: 'The same as id: a portfolio is a registration' }),
+    accountType: Type.String({ description: 'The registration type' }),
+    isSleevePortfolio: Type.Boolean(),
+    doNotTrade: Type.Boolean(),
+    isDeleted: Type.Integer({ minimum: 0, maximum: 0, description: 'Always 0: registrations are never closed' }),
+    value: Type.Optional(Type.Number({ description: 'With includevalue=true' })),
+    createdOn: Type.String(),
+    createdBy: Type.String(),
+    editedOn: Type.String(),
+    editedBy: Type.String(),
+  },
+  { examples: [{ id: 4100, name: 'George Roth', householdId: 2100, householdName: 'George household', registrationId: 4100, accountType: 'Roth IRA', isSleevePortfolio: false, doNotTrade: false, isDeleted: 0, value: 125000.5, createdOn: '2026-01-10T10:44:47.000Z', createdBy: 'admin@firm', editedOn: '2026-01-10T10:44:47.000Z', editedBy: 'admin@firm' }] },
+);
+
+export const PortfolioDetail = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  isDeleted: Type.Integer({ minimum: 0, maximum: 0 }),
+  isDisabled: Type.Integer({ minimum: 0, maximum: 1, description: '1 when the registration is marked do-not-trade' }),
+  general: Type.Object({
+    portfolioName: Type.String(),
+    registrationId: Type.Integer(),
+    householdId: Type.Integer(),
+    householdName: Type.String(),
+    accountType: Type.String(),
+    sleevePortfolio: Type.Boolean(),
+    doNotTrade: Type.Boolean(),
+    modelIds: Type.Array(Type.Integer(), { description: 'The models its active accounts follow' }),
+  }),
+  teams: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }), { description: 'Teams that may see the models its accounts follow (empty: the models are seen by every user)' }),
+  issues: Type.Object({
+    accountCount: Type.Integer({ description: 'Active accounts' }),
+    accountsWithoutModel: Type.Integer(),
+    tradeBlockedAccounts: Type.Integer(),
+    pendingTrades: Type.Integer({ description: 'Open trade orders of its accounts' }),
+  }),
+  summary: Type.Object({
+    totalValue: Type.Number({ description: 'Positions at the latest price plus custodial cash, over its active accounts' }),
+    cashValue: Type.Number({ description: 'Custodial cash' }),
+    cashPercent: Type.Number(),
+  }),
+  createdOn: Type.String(),
+  createdBy: Type.String(),
+  editedOn: Type.String(),
+  editedBy: Type.String(),
+});
+
+export const HoldingsQuery = Type.Object({
+  inAccountId: Type.Optional(IdSchema({ description: 'The holdings of this account (the client\'s name for it)' })),
+  inPortfolioId: Type.Optional(IdSchema({ description: 'The holdings of every active account of this portfolio (registration)' })),
+  accountId: Type.Optional(IdSchema({ description: 'The same as inAccountId' })),
+  portfolioId: Type.Optional(IdSchema({ description: 'The same as inPortfolioId' })),
+  search: Type.Optional(Type.String({ maxLength: 200, description: `The security's ticker, name or id. ${SEARCH}` })),
+});
+
+export const HoldingSimple = Type.Object({
+  ...AccountHolding.properties,
+  accountId: Type.Integer(),
+  portfolioId: Type.Integer({ description: 'The account\'s registration' }),
+});
+
+export const SecuritiesQuery = Type.Object({
+  search: SearchText(`Ticker, name or id. ${SEARCH}`),
+  top: Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: 'At most this many securities' }),
+  excludeCashSecurity: Type.Boolean({ default: false, description: 'true: cash securities are left out' }),
+});
+
+export const Security = Type.Object({
+  id: Type.Integer({ description: 'The product id' }),
+  symbol: Type.String({ description: 'The ticker' }),
+  name: Type.String(),
+  securityType: Type.String({ description: 'The product type, e.g. ETF' }),
+  assetClass: NullableText,
+  subClass: NullableText,
+  category: NullableText,
+  price: NullableNumber,
+  priceDate: NullableText,
+  isCash: Type.Boolean(),
+});
+
+export const SecuritySetLine = Type.Object({
+  securitySetId: Type.Integer({ description: 'The model id' }),
+  securityId: Type.Integer(),
+  symbol: Type.String(),
+  rank: Type.Integer({ description: 'Position of the line in the model, from 1' }),
+  targetPercent: Type.Number(),
+  lowerModelTolerancePercent: Type.Number(),
+  upperModelTolerancePercent: Type.Number(),
+  equivalences: Type.Array(Type.Object({ securityId: Type.Integer() }), { description: 'Equivalent securities, in rank order' }),
+});
+
+export const SecuritySet = Type.Object({
+  id: Type.Integer({ description: 'The model id: a security set is a model\'s lines' }),
+  name: Type.String(),
+  description: NullableText,
+  isDynamic: Type.Boolean({ description: 'Always false' }),
+  isDeleted: Type.Integer({ minimum: 0, maximum: 1, description: '1 for an inactive model' }),
+  cashTargetPercent: Type.Number(),
+  details: Type.Array(SecuritySetLine),
+  createdDate: Type.String(),
+  createdBy: Type.String(),
+  editedDate: Type.String(),
+  editedBy: Type.String(),
+});
+
+export const InstancesQuery = Type.Object({
+  startDate: IsoDate,
+  endDate: IsoDate,
+});
+
+export const TradeInstance = Type.Object({
+  id: Type.Integer(),
+  tradeInstanceType: Type.Integer({ description: 'The source system\'s codes: 6 Rebalance, 5 Quick Trade' }),
+  tradeInstanceSubType: Type.Integer({ description: '14 Standard Rebalance, 11 Quick Trade' }),
+  orderCount: Type.Integer({ description: 'Trade orders of the instance' }),
+  status: Type.String({ description: 'Open or Cancelled' }),
+  notes: NullableText,
+  createdOn: Type.String(),
+  createdBy: Type.String(),
+  cancelledOn: NullableText,
+  cancelledBy: NullableText,
+});
+
+export const TradesQuery = Type.Object({
+  isPending: Type.Optional(Type.Boolean({ description: 'true: open trade orders; false: executed or cancelled ones; omitted: all' })),
+  portfolioId: Type.Optional(IdSchema({ description: 'Trade orders of the accounts of this portfolio (registration)' })),
+  ...WholeListQuery.properties,
+});
+
+export const TradeOrder = Type.Object({
+  id: Type.Integer(),
+  tradeInstanceId: Type.Integer(),
+  accountId: Type.Integer(),
+  accountNumber: Type.String(),
+  accountType: Type.String({ description: 'The registration type' }),
+  custodian: Type.String(),
+  portfolioId: Type.Integer({ description: 'The account\'s registration' }),
+  registrationName: Type.String(),
+  securityId: Type.Integer(),
+  ticker: Type.String(),
+  productName: Type.String(),
+  action: Type.Integer({ description: '1 Buy, 2 Sell' }),
+  tradeType: Type.String({ description: 'Dollars or Shares' }),
+  orderQty: Type.Number({ description: 'Shares' }),
+  tradeAmount: Type.Number({ description: 'Dollars' }),
+  price: Type.Number(),
+  status: Type.String({ description: 'Open, Executed or Cancelled' }),
+  isPending: Type.Boolean({ description: 'true while the order is open' }),
+  notes: Type.String({ description: 'Why the rebalancer made the trade' }),
+  instanceNotes: NullableText,
+  createdBy: Type.String(),
+  createdDate: Type.String(),
+  executedDate: NullableText,
+});
+
+export const SleeveItem = Type.Object({
+  id: Type.Integer({ description: 'The sleeve account id' }),
+  accountId: Type.String(),
+  accountNumber: Type.String(),
+  name: Type.String(),
+  portfolioId: Type.Integer(),
+  portfolioName: Type.String(),
+  sleeveType: Type.String(),
+  sleeveTarget: NullableNumber,
+  sleeveToleranceLower: NullableNumber,
+  sleeveToleranceUpper: NullableNumber,
+  modelId: Nullable(Type.Integer()),
+  modelName: NullableText,
+  isDeleted: Type.Integer({ minimum: 0, maximum: 1 }),
+});
+
+export const V2AccountsQuery = Type.Object({
+  filterId: Type.Optional(Type.Integer({ minimum: 0, maximum: 0, description: '0: every active account (the only filter here; the book keeps no saved account filters)' })),
+  ...WholeListQuery.properties,
+});
+
+export const V2AccountListItem = Type.Object({
+  ...AccountListItem.properties,
+  registrationId: Type.Integer(),
+  restrictedPlanName: NullableText,
+  isDisabled: Type.Integer({ minimum: 0, maximum: 1, description: '1 when the account is blocked from trading' }),
+});
+
+const { restrictedPlan: _plan, ...detailFields } = AccountDetail.properties;
+export const V2AccountDetail = Type.Object({
+  ...detailFields,
+  restrictedPlanId: Nullable(Type.Integer()),
+  restrictedPlanName: NullableText,
+  isDisabled: Type.Integer({ minimum: 0, maximum: 1 }),
+  accountValue: Type.Object({
+    totalValue: Type.Number(),
+    holdings: Type.Array(
+      Type.Object({ securityId: Type.Integer(), securityName: Type.String(), securitySymbol: Type.String(), marketValue: Type.Number(), unit: Type.Number({ description: 'Shares' }), price: NullableNumber, percentage: Type.Number(), pendingValue: Type.Number() }),
+    ),
+  }),
+});
+
+export const V2AccountParams = Type.Object({ accountId: IdSchema() });
+
+export const RestrictedPlanAccountsQuery = Type.Object({
+  restrictedPlanId: Type.Optional(IdSchema({ description: 'The plan id; this or externalPlanId is required' })),
+  externalPlanId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The plan\'s external id' })),
+});
+
+export const SetAsideSettingsBody = Type.Array(IdSchema(), { minItems: 0, maxItems: 200_000, description: 'Account ids; each must be an account of the firm' });
+
+export const SetAsideSetting = Type.Object({
+  id: Type.Integer(),
+  accountId: Type.Integer(),
+  accountNumber: Type.String(),
+  description: NullableText,
+  setAsideCashAmountType: Type.Integer({ description: '1 dollars, 2 percent' }),
+  cashAmountTypeId: Type.Integer(),
+  cashAmountType: Type.String(),
+  setAsideCashAmount: Type.Number(),
+  minCashAmount: NullableNumber,
+  maxCashAmount: NullableNumber,
+  transactionAmountTolerance: NullableNumber,
+  setAsidePercentCalculationTypeId: Nullable(Type.Integer()),
+  isActive: Type.Boolean(),
+  expirationTypeId: Type.Integer({ description: '1 Date, 2 Transaction, 3 None' }),
+  expirationType: Type.String(),
+  expirationValue: NullableText,
+  startDate: Type.String(),
+  expiredOn: NullableText,
+  expiredBy: NullableText,
+  createdOn: Type.String(),
+  createdBy: Type.String(),
+  editedOn: Type.String(),
+  editedBy: Type.String(),
+});
+
+export const EditableReason = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  globalId: Type.String({ format: 'uuid' }),
+  isSystemMaintained: Type.Boolean({ description: 'Always false: system-maintained reasons cannot be edited' }),
+  allowDetailAssignment: Type.Boolean(),
+  eclipseFirmId: Type.Integer(),
+});
+
+export const RelatedTypeParam = Type.Union([Type.Literal(16), Type.Literal(32)], { description: '16 = Portfolio (registration), 32 = Account' });
+
+export const HistoryParams = Type.Object({ entityType: RelatedTypeParam, id: IdSchema({ description: 'The registration or account id' }) });
+export const HistoryQuery = Type.Object({
+  startDate: Type.Optional(IsoDate),
+  endDate: Type.Optional(IsoDate),
+});
+
+export const DetailHistoryItem = Type.Object({
+  id: Type.Integer({ description: 'The trade block detail id' }),
+  changeType: Type.String({ description: 'Added, Edited or Deleted: the detail\'s last change' }),
+  type: Type.String({ description: 'The reason name' }),
+  description: Type.String(),
+  startDate: IsoDate,
+  endDate: Nullable(IsoDate),
+  createdBy: Type.String(),
+  createdDate: Type.String(),
+  editedBy: Type.String(),
+  editedDate: Type.String(),
+});
+
+export const RelatedEntitiesQuery = Type.Object({ entityId: IdSchema({ description: 'The registration or account id' }), entityType: RelatedTypeParam });
+export const RelatedEntityItem = Type.Object({ id: Type.Integer(), entityType: Type.Integer({ description: '16 = Portfolio (registration), 32 = Account' }), name: Type.String() });
+
+export const BlocksQuery = Type.Object({
+  hasQuodd: Type.Optional(Type.Boolean({ description: 'Accepted for the client; the book keeps no Quodd quotes, so it narrows nothing' })),
+  registrationStatus: Type.Optional(Type.String({ maxLength: 50, description: 'Accepted for the client; blocks are not registered with a broker here, so it narrows nothing' })),
+  getAdv: Type.Optional(Type.Boolean({ description: 'Accepted for the client; the book keeps no average daily volume' })),
+});
+
+export const TradingBlock = Type.Object({
+  id: Type.Integer({ description: 'The lowest id of the block\'s trade orders' }),
+  tradeActionId: Type.Integer({ description: '1 Buy, 2 Sell' }),
+  securityId: Type.Integer(),
+  symbol: Type.String(),
+  securityName: Type.String(),
+  orderQuantity: Type.Number({ description: 'Shares of the block' }),
+  estimateAmount: Type.Number({ description: 'Dollars of the block' }),
+  price: NullableNumber,
+  tradeCount: Type.Integer(),
+  accountCount: Type.Integer(),
+  createdDate: Type.String({ description: 'When its oldest order was made' }),
+});
+
+export const SleeveStrategy = Type.Object({
+  id: Type.Integer({ description: 'The model aggregate id' }),
+  name: Type.String(),
+  hasAssignedRegistrations: Type.Boolean({ description: 'A sleeved registration names it as its strategy' }),
+  models: Type.Array(Type.Object({ modelId: Type.Integer(), name: Type.String(), weightPercent: Type.Number() })),
+});
+
+export const TeamsQuery = Type.Object({ externalId: Type.Optional(Type.String({ maxLength: 50, description: 'The team id as text: the book keeps no other team key' })) });
+export const TeamItem = Type.Object({ id: Type.Integer(), name: Type.String() });
+
+export const AccountSearchQuery = Type.Object({
+  search: SearchText(`Account number, name or id. ${SEARCH}`),
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Page size' }),
+  offset: Skip(),
+});
+
+export const AccountSearchItem = Type.Object({
+  ...AccountSimple.properties,
+  custodian: Type.String(),
+});
+
+export const SecuritySearchQuery = Type.Object({
+  search: SearchText(`Ticker, name or id. ${SEARCH}`),
+  skip: Skip(),
+  take: Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Page size' }),
+  externalFirmId: Type.Optional(Type.Integer({ minimum: 1, description: 'When sent, the caller\'s firm id' })),
+  externalAccountId: Type.Optional(IdSchema({ description: 'When sent, an account of the firm; it does not narrow the securities' })),
+});
+
+export const GlobalSearchQuery = Type.Object({
+  search: Type.Optional(Type.String({ maxLength: 200, description: `Account number, name or id; portfolio or model name or id. ${SEARCH}` })),
+  name: Type.Optional(Type.String({ maxLength: 200, description: 'Matches names only' })),
+  status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('all')], { description: 'active (default): open accounts and active models; all: closed and inactive ones too' })),
+  includeValue: Type.Boolean({ default: false, description: 'true: portfolios and accounts carry value' }),
+  limit: Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: 'At most this many of each kind' }),
+});
+
+const SearchHit = Type.Object({ id: Type.Integer(), name: Type.String(), value: Type.Optional(Type.Number()), isDeleted: Type.Boolean() });
+export const GlobalSearchResult = Type.Object({ portfolios: Type.Array(SearchHit), accounts: Type.Array(SearchHit), models: Type.Array(SearchHit) });
+
+export type PortfolioSimple = Static<typeof PortfolioSimple>;
+export type PortfolioDetail = Static<typeof PortfolioDetail>;
+export type HoldingSimple = Static<typeof HoldingSimple>;
+export type Security = Static<typeof Security>;
+export type SecuritySet = Static<typeof SecuritySet>;
+export type TradeInstance = Static<typeof TradeInstance>;
+export type TradeOrder = Static<typeof TradeOrder>;
+export type SleeveItem = Static<typeof SleeveItem>;
+export type V2AccountListItem = Static<typeof V2AccountListItem>;
+export type V2AccountDetail = Static<typeof V2AccountDetail>;
+export type SetAsideSetting = Static<typeof SetAsideSetting>;
+export type DetailHistoryItem = Static<typeof DetailHistoryItem>;
+export type TradingBlock = Static<typeof TradingBlock>;
+export type SleeveStrategy = Static<typeof SleeveStrategy>;
+export type AccountSearchItem = Static<typeof AccountSearchItem>;
+export type GlobalSearchResult = Static<typeof GlobalSearchResult>;

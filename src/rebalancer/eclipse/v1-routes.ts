@@ -1,0 +1,194 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { sendJsonArray } from '../../http/json-array-stream.js';
+import { TOTAL_COUNT_HEADER } from '../../http/paging.js';
+import { responses } from '../../http/problem.js';
+import { principalOf } from '../../auth/hook.js';
+import { Privilege } from '../../auth/privileges.js';
+import { validationError } from '../../shared/errors.js';
+import { AccountListItem, AccountSimple, SimpleAccountsQuery } from '../accounts/schemas.js';
+import {
+  HoldingSimple,
+  HoldingsQuery,
+  InstancesQuery,
+  PortfolioDetail,
+  PortfolioParams,
+  PortfolioSimple,
+  PortfoliosQuery,
+  SecuritiesQuery,
+  Security,
+  SecuritySet,
+  SleeveItem,
+  TradeInstance,
+  TradeOrder,
+  TradesQuery,
+} from './schemas.js';
+import type { EclipseService } from './service.js';
+
+const read = { privilege: Privilege.PortfolioRead };
+const portfolioTags = ['Eclipse portfolios and securities'];
+const tradingTags = ['Eclipse trade orders and blocks'];
+const PORTFOLIO = 'A portfolio here is a registration: its accounts, managed together.';
+
+/** The source system's v1 Eclipse reads of portfolios, holdings, security sets, securities, trade orders and sleeves. */
+export const eclipseV1Routes: FastifyPluginAsyncTypebox<{ eclipse: EclipseService }> = async (app, { eclipse }) => {
+  app.get(
+    '/v1/portfolio/portfolios/simple',
+    {
+      config: read,
+      schema: {
+        tags: portfolioTags,
+        summary: 'Portfolios (registrations) in the short form; search, includevalue, $top/$skip; the total is in X-Total-Count',
+        description: `${PORTFOLIO} Every match is answered unless \`$top\` is given.`,
+        querystring: PortfoliosQuery,
+        response: responses({ 200: Type.Array(PortfolioSimple, TOTAL_COUNT_HEADER) }, [401, 403]),
+      },
+    },
+    async (request, reply) => {
+      const { total, pages } = await eclipse.portfolios(principalOf(request).firmId, request.query);
+      reply.header('X-Total-Count', String(total));
+      return sendJsonArray(reply, pages);
+    },
+  );
+  app.get(
+    '/v1/portfolio/portfolios/:portfolioId',
+    {
+      config: read,
+      schema: {
+        tags: portfolioTags,
+        summary: 'One portfolio (registration) with its general, teams, issues and summary sections',
+        description: `${PORTFOLIO} 404 when the firm has no such registration.`,
+        params: PortfolioParams,
+        response: responses({ 200: PortfolioDetail }, [401, 403, 404]),
+      },
+    },
+    async (request) => eclipse.portfolio(principalOf(request).firmId, request.params.portfolioId),
+  );
+  app.get(
+    '/v1/portfolio/portfolios/:portfolioId/accounts',
+    {
+      config: read,
+      schema: {
+        tags: portfolioTags,
+        summary: 'The portfolio\'s active accounts with values, model, cash and restricted plan (as GET /v1/account/accounts)',
+        description: `${PORTFOLIO} 404 when the firm has no such registration.`,
+        params: PortfolioParams,
+        response: responses({ 200: Type.Array(AccountListItem) }, [401, 403, 404]),
+      },
+    },
+    async (request, reply) => {
+      const firmId = principalOf(request).firmId;
+      await eclipse.portfolioRow(firmId, request.params.portfolioId);
+      return sendJsonArray(reply, (await eclipse.accounts.list(firmId, { registrationId: request.params.portfolioId, skip: 0 })).pages);
+    },
+  );
+  app.get(
+    '/v1/portfolio/portfolios/:portfolioId/accounts/simple',
+    {
+      config: read,
+      schema: {
+        tags: portfolioTags,
+        summary: 'The portfolio\'s active accounts in the short form (as GET /v1/account/accounts/simple)',
+        description: `${PORTFOLIO} 404 when the firm has no such registration.`,
+        params: PortfolioParams,
+        querystring: Type.Pick(SimpleAccountsQuery, ['includevalue']),
+        response: responses({ 200: Type.Array(AccountSimple) }, [401, 403, 404]),
+      },
+    },
+    async (request, reply) => {
+      const firmId = principalOf(request).firmId;
+      await eclipse.portfolioRow(firmId, request.params.portfolioId);
+      return sendJsonArray(reply, (await eclipse.accounts.simpleList(firmId, { registrationId: request.params.portfolioId, skip: 0 }, request.query.includevalue === true)).pages);
+    },
+  );
+  app.get(
+    '/v1/holding/holdings/simple',
+    {
+      config: read,
+      schema: {
+        tags: portfolioTags,
+        summary: 'Holdings of one account (inAccountId) or of every active account of a portfolio (inPortfolioId); search narrows by ticker, name or id',
+        description: 'Exactly one of inAccountId and inPortfolioId (or accountId / portfolioId, the same) is required: a 400 names it otherwise. Each holding carries its current, target and pending weights in its account.',
+        querystring: HoldingsQuery,
+        response: responses({ 200: Type.Array(HoldingSimple) }, [401, 403, 404]),
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      if (q.inAccountId !== undefined && q.accountId !== undefined && q.inAccountId !== q.accountId) throw validationError('querystring.accountId', 'must be the same as inAccountId, or be left out');
+      if (q.inPortfolioId !== undefined && q.portfolioId !== undefined && q.inPortfolioId !== q.portfolioId) throw validationError('querystring.portfolioId', 'must be the same as inPortfolioId, or be left out');
+      const accountId = q.inAccountId ?? q.accountId;
+      const portfolioId = q.inPortfolioId ?? q.portfolioId;
+      if ((accountId === undefined) === (portfolioId === undefined)) throw validationError('querystring.inAccountId', 'is required, or inPortfolioId: exactly one of them names whose holdings to list');
+      return eclipse.holdings(principalOf(request).firmId, { accountId, portfolioId }, q.search);
+    },
+  );
+  app.get(
+    '/v1/security/securityset',
+    {
+      config: read,
+      schema: {
+        tags: portfolioTags,
+        summary: 'Security sets: each model the caller may see, with its lines (security, target, tolerance band, equivalents)',
+        description: 'A security set here is a model\'s lines; its id is the model id.',
+        response: responses({ 200: Type.Array(SecuritySet) }, [401, 403]),
+      },
+    },
+    async (request) => eclipse.securitySets(principalOf(request)),
+  );
+  app.get(
+    '/v1/security/securities',
+    {
+      config: read,
+      schema: {
+        tags: portfolioTags,
+        summary: 'Securities matching search by ticker, name or id (case-insensitive, partial); top of them',
+        description: 'The firm\'s products, in id order. `excludeCashSecurity=true` leaves out cash.',
+        querystring: SecuritiesQuery,
+        response: responses({ 200: Type.Array(Security) }, [401, 403]),
+      },
+    },
+    async (request) => eclipse.securities(principalOf(request).firmId, request.query),
+  );
+  app.get(
+    '/v1/tradeorder/instances',
+    {
+      config: read,
+      schema: {
+        tags: tradingTags,
+        summary: 'Trade instances (rebalances and quick trades) created from startDate to endDate, newest first',
+        description: 'Each instance with the source system\'s type and subtype codes and its order count. Both dates are required and inclusive (UTC days).',
+        querystring: InstancesQuery,
+        response: responses({ 200: Type.Array(TradeInstance) }, [401, 403]),
+      },
+    },
+    async (request) => eclipse.instances(principalOf(request).firmId, request.query.startDate, request.query.endDate),
+  );
+  app.get(
+    '/v1/tradeorder/trades',
+    {
+      config: read,
+      schema: {
+        tags: tradingTags,
+        summary: 'Trade orders: the trades of the firm\'s trade instances; isPending=true the open ones, false the executed or cancelled ones',
+        description: 'A trade order is one trade of a trade instance. Every match is answered, by id, unless `$top` is given; `portfolioId` narrows to the accounts of one registration.',
+        querystring: TradesQuery,
+        response: responses({ 200: Type.Array(TradeOrder) }, [401, 403, 404]),
+      },
+    },
+    async (request, reply) => sendJsonArray(reply, await eclipse.trades(principalOf(request).firmId, request.query)),
+  );
+  app.get(
+    '/v1/portfolio/sleeves',
+    {
+      config: read,
+      schema: {
+        tags: portfolioTags,
+        summary: 'Sleeves: the sleeve accounts of sleeved registrations, with their target and tolerance band',
+        description: 'Each sleeve account with its portfolio (registration), sleeve type, target, band and model; closed sleeves carry isDeleted 1.',
+        response: responses({ 200: Type.Array(SleeveItem) }, [401, 403]),
+      },
+    },
+    async (request) => eclipse.sleeves(principalOf(request).firmId),
+  );
+};
