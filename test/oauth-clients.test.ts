@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import * as oauth from 'oauth4webapi';
 import { chromium } from 'playwright-core';
@@ -23,15 +24,28 @@ function callbackReceiver(): Promise<{ server: Server; url: string }> {
   });
 }
 
+/** A port free now, so the server can be told its PUBLIC_URL (the issuer its metadata names) before it listens. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+const ports = { sqlite: await freePort(), postgres: await freePort() };
+
 describeEachDatabase('real OAuth clients against the running server', (database) => {
-  const t = useTestApp(database);
+  const port = ports[database.name as keyof typeof ports];
+  const t = useTestApp(database, { env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
   let base = '';
   let receiver: { server: Server; url: string };
 
   beforeAll(async () => {
     receiver = await callbackReceiver();
     await t.db.kysely.updateTable('partner_apps').set({ redirect_uris: JSON.stringify([receiver.url]) }).where('id', '=', t.firm.clientId).execute();
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = await t.app.listen({ port, host: '127.0.0.1' });
   });
   afterAll(() => new Promise<void>((resolve) => receiver?.server.close(() => resolve())));
 
