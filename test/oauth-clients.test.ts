@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import * as oauth from 'oauth4webapi';
 import { chromium } from 'playwright-core';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { useTestApp } from './support/app.js';
 import { describeEachDatabase } from './support/databases.js';
 import { csrfOf } from './support/oauth.js';
+import { portsPerDatabase } from './support/ports.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts');
@@ -24,20 +24,11 @@ function callbackReceiver(): Promise<{ server: Server; url: string }> {
   });
 }
 
-/** A port free now, so the server can be told its PUBLIC_URL (the issuer its metadata names) before it listens. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-const ports = { sqlite: await freePort(), postgres: await freePort() };
+// The issuer the metadata names is PUBLIC_URL's: the server listens where PUBLIC_URL says.
+const ports = await portsPerDatabase();
 
 describeEachDatabase('real OAuth clients against the running server', (database) => {
-  const port = ports[database.name as keyof typeof ports];
+  const port = ports[database.name];
   const t = useTestApp(database, { env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
   let base = '';
   let receiver: { server: Server; url: string };
