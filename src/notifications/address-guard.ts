@@ -29,6 +29,8 @@ export function literalAddress(hostname: string): string | undefined {
   return isIP(bare) ? bare : undefined;
 }
 
+const REGISTRATION_LOOKUP_MS = 3000;
+
 export class AddressRefused extends Error {
   constructor() {
     super('the endpoint\'s address is not a public address');
@@ -63,6 +65,13 @@ export async function hostAllowed(hostname: string, policy: AddressPolicy): Prom
   if (policy.allowPrivate) return true;
   const literal = literalAddress(hostname);
   if (literal) return isPublicAddress(literal);
-  const addresses = await new Promise<LookupAddress[]>((resolve) => dnsLookup(hostname, { all: true }, (error, found) => resolve(error ? [] : found)));
+  const addresses = await new Promise<LookupAddress[]>((resolve) => {
+    // A resolver that hangs must not hold the registration request: unanswered is unresolved.
+    const timer = setTimeout(() => resolve([]), REGISTRATION_LOOKUP_MS);
+    dnsLookup(hostname, { all: true }, (error, found) => {
+      clearTimeout(timer);
+      resolve(error ? [] : found);
+    });
+  });
   return addresses.every((a) => isPublicAddress(a.address));
 }
