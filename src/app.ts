@@ -7,6 +7,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { healthRoutes } from './http/health.js';
 import { homeRoutes, type ServedApp } from './http/home.js';
 import { refuseHostileInput } from './http/hostile-input.js';
+import { secureResponses } from './http/security-headers.js';
 import { ProblemSchema } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
 import { authorizationServerMetadata, issuerOf } from './auth/oauth-routes.js';
@@ -77,6 +78,7 @@ export async function buildApp({ config, db, clock = systemClock, logStream }: A
   app.addSchema(ProblemSchema);
   registerErrorHandling(app);
   refuseHostileInput(app);
+  secureResponses(app, config.publicUrl);
   await app.register(formbody);
 
   const services = createServices(config, db, clock);
@@ -98,7 +100,7 @@ export async function buildApp({ config, db, clock = systemClock, logStream }: A
     app.get(
       `/.well-known/oauth-authorization-server${config.platformPrefix}`,
       { config: { public: true }, schema: { hide: true } },
-      async (request) => authorizationServerMetadata(issuerOf(request, config.platformPrefix)),
+      async () => authorizationServerMetadata(issuerOf(config.publicUrl, config.platformPrefix)),
     );
   }
   if (config.apps !== 'platform') await app.register(rebalancerApp, { prefix: config.rebalancerPrefix, basePath: config.rebalancerPrefix, publicUrl: config.publicUrl, services });

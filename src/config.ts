@@ -40,6 +40,12 @@ export interface AppConfig {
   riskPartner: RiskPartnerConfig;
   /** The scheme and host partners reach the service at (no path); links in notifications start with it. */
   publicUrl: string;
+  /**
+   * Whether push endpoints may be on loopback, private, link-local and other non-public addresses.
+   * Off by default: a partner names the URL, and the server must not call into its own network on
+   * a partner's say-so. On for a firm whose receivers live in its own network, and for tests.
+   */
+  pushAllowPrivateNetworks: boolean;
 }
 
 export class ConfigError extends Error {
@@ -160,6 +166,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     jobSchema: identifier(env, 'JOB_SCHEMA', 'pgboss'),
     riskPartner: riskPartner(env),
     publicUrl: origin(env, 'PUBLIC_URL', `http://localhost:${port}`),
+    pushAllowPrivateNetworks: boolean(env, 'PUSH_ALLOW_PRIVATE_NETWORKS', false),
     ...overrides,
   };
 }

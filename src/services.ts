@@ -20,7 +20,7 @@ import { createTradeBlockServices } from './trade-blocks/index.js';
 import { createRebalancerTradeBlocks } from './rebalancer/trade-block-details/index.js';
 import { createTradingServices } from './trading/index.js';
 import { createRiskProfilingServices } from './integrations/risk-partner/index.js';
-import { createNotificationServices } from './notifications/index.js';
+import { createNotificationServices, PUSH_DEFAULTS } from './notifications/index.js';
 import { createCustomFieldServices } from './book/custom-fields/index.js';
 import { createRepresentativeServices } from './book/representatives/index.js';
 import { createSleeveServices } from './book/sleeves/index.js';
@@ -70,7 +70,7 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     rebalancerTradeBlocks: createRebalancerTradeBlocks(db.kysely, clock, outbox),
     ...createTradingServices(config, db, clock),
     ...createRiskProfilingServices(config.riskPartner, db.kysely, clock),
-    ...createNotificationServices(db, clock, auth, { publicUrl: config.publicUrl, platformPrefix: config.platformPrefix, rebalancerPrefix: config.rebalancerPrefix }),
+    ...createNotificationServices(db, clock, auth, { publicUrl: config.publicUrl, platformPrefix: config.platformPrefix, rebalancerPrefix: config.rebalancerPrefix }, { ...PUSH_DEFAULTS, allowPrivateNetworks: config.pushAllowPrivateNetworks }),
     ...createSleeveServices(db.kysely, clock, tradeBlockServices.tradeBlocks),
   };
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { useTestApp } from './support/app.js';
 import { describeEachDatabase } from './support/databases.js';
 import { csrfOf } from './support/oauth.js';
+import { portsPerDatabase } from './support/ports.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts');
@@ -23,15 +24,19 @@ function callbackReceiver(): Promise<{ server: Server; url: string }> {
   });
 }
 
+// The issuer the metadata names is PUBLIC_URL's: the server listens where PUBLIC_URL says.
+const ports = await portsPerDatabase();
+
 describeEachDatabase('real OAuth clients against the running server', (database) => {
-  const t = useTestApp(database);
+  const port = ports[database.name];
+  const t = useTestApp(database, { env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
   let base = '';
   let receiver: { server: Server; url: string };
 
   beforeAll(async () => {
     receiver = await callbackReceiver();
     await t.db.kysely.updateTable('partner_apps').set({ redirect_uris: JSON.stringify([receiver.url]) }).where('id', '=', t.firm.clientId).execute();
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = await t.app.listen({ port, host: '127.0.0.1' });
   });
   afterAll(() => new Promise<void>((resolve) => receiver?.server.close(() => resolve())));
 

@@ -5,18 +5,23 @@ import { beforeAll, expect, it } from 'vitest';
 import { answersOfPoints, createHousehold } from '../src/integrations/risk-partner/test-support.js';
 import { useTestApp } from './support/app.js';
 import { describeEachDatabase } from './support/databases.js';
+import { portsPerDatabase } from './support/ports.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(import.meta.dirname, '..', 'test-artifacts');
 
+// The survey link starts with PUBLIC_URL: the server listens where PUBLIC_URL says.
+const ports = await portsPerDatabase();
+
 describeEachDatabase('a household client takes the risk questionnaire in a browser', (database) => {
-  const t = useTestApp(database);
+  const port = ports[database.name];
+  const t = useTestApp(database, { env: { PUBLIC_URL: `http://127.0.0.1:${port}` } });
   let base = '';
   let household = 0;
 
   beforeAll(async () => {
     household = await createHousehold(t.db.kysely, t.firm.firmId, t.firm.representativeId);
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = await t.app.listen({ port, host: '127.0.0.1' });
   });
 
   it.skipIf(!existsSync(CHROMIUM))('opens the link, is told about an unanswered question, submits, and the score reaches GetSurveyResults', async () => {

@@ -33,13 +33,14 @@ describeEachDatabase('authentication hardening', (database) => {
     expect((await login(user.userName, user.password)).statusCode).toBe(200);
   });
 
-  it('issues a rebalancer token for a platform token or Basic credentials, and refuses anything else', async () => {
+  it('issues a rebalancer token for a platform token or a Basic login (with the partner\'s credentials, as on the platform), and refuses anything else', async () => {
     const fromSession = await t.app.inject({ url: '/rebalancer/v1/admin/token', headers: { authorization: await t.session('advisor') } });
     expect(fromSession.statusCode).toBe(200);
     expect(fromSession.json()).toMatchObject({ token_type: 'Session', expires_in: 36000 });
     expect(fromSession.json().eclipse_access_token).toBe(fromSession.json().access_token);
     const service = t.firm.users.service;
-    const fromBasic = await t.app.inject({ url: '/rebalancer/v1/admin/token', headers: { authorization: basic(service.userName, service.password) } });
+    const partner = { client_id: String(t.firm.clientId), client_secret: t.firm.clientSecret };
+    const fromBasic = await t.app.inject({ url: '/rebalancer/v1/admin/token', headers: { authorization: basic(service.userName, service.password), ...partner } });
     expect(fromBasic.statusCode).toBe(200);
     for (const authorization of [undefined, 'Session nope', basic(service.userName, 'wrong')]) {
       const refused = await t.app.inject({ url: '/rebalancer/v1/admin/token', headers: authorization ? { authorization } : {} });

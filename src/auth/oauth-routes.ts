@@ -30,10 +30,11 @@ export function authorizationServerMetadata(issuer: string) {
   };
 }
 
-export const issuerOf = (request: FastifyRequest, prefix: string) => `${request.protocol}://${request.host}${prefix}`;
+/** The issuer is PUBLIC_URL and the base path: never the request's Host header, which the caller writes. */
+export const issuerOf = (publicUrl: string, prefix: string) => `${publicUrl}${prefix}`;
 
 /** Section 5.3's sign-in pages at the unversioned `{base_url}/oauth/`. */
-export const oauthRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthService; basePath: string }> = async (app, { oauth, basePath }) => {
+export const oauthRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthService; basePath: string; publicUrl: string }> = async (app, { oauth, basePath, publicUrl }) => {
   await app.register(cookie);
   const isPublic = { public: true };
   const cookieOptions = (request: FastifyRequest) => ({
@@ -145,7 +146,7 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthService; baseP
     },
     async (request, reply) => {
       const { code, state, error, error_description: errorDescription } = request.query;
-      const origin = `${request.protocol}://${request.host}`;
+      const origin = publicUrl;
       if (code === undefined && error === undefined) {
         return page(reply, 400, errorPage('This address expects a code (or an error) from the sign-in page; none was given.'));
       }
@@ -182,6 +183,6 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ oauth: OAuthService; baseP
     '/.well-known/oauth-authorization-server',
     { config: isPublic, schema: { tags, summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
         description: 'The sign-in and token endpoints, grant types and PKCE method this service supports, as OAuth clients that discover them expect. Also served at the root under /.well-known/oauth-authorization-server{base path}.', response: { 200: Type.Record(Type.String(), Type.Unknown()) } } },
-    async (request) => authorizationServerMetadata(issuerOf(request, basePath)),
+    async () => authorizationServerMetadata(issuerOf(publicUrl, basePath)),
   );
 };

@@ -256,9 +256,9 @@ describeEachDatabase('OAuth 2.0 authorization-code flow', (database) => {
       const response = await t.app.inject({ url });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({
-        issuer: 'http://localhost:80/api',
-        authorization_endpoint: 'http://localhost:80/api/oauth/',
-        token_endpoint: 'http://localhost:80/api/v1/Security/Token',
+        issuer: 'http://localhost:8080/api',
+        authorization_endpoint: 'http://localhost:8080/api/oauth/',
+        token_endpoint: 'http://localhost:8080/api/v1/Security/Token',
         code_challenge_methods_supported: ['S256'],
       });
     }

@@ -18,6 +18,8 @@ export interface TokenOwner {
   userName: string;
   kind: 'user' | 'api' | 'service';
   clientId: number | null;
+  /** The session the token belongs to (an OAuth authorization or a Basic login); null for older tokens. */
+  chainId: string | null;
   expiresAt: string;
   privileges: string[];
 }
@@ -28,7 +30,7 @@ const liveToken = preparedQuery((db: Kysely<Database>, tokenHash: string, audien
     .innerJoin('users as u', 'u.id', 't.user_id')
     .leftJoin('partner_apps as a', 'a.id', 't.client_id')
     .leftJoin('role_privileges as p', 'p.role_id', 'u.role_id')
-    .select(['t.id', 't.user_id', 't.firm_id', 't.client_id', 't.expires_at', 'u.user_name', 'u.kind', 'p.privilege'])
+    .select(['t.id', 't.user_id', 't.firm_id', 't.client_id', 't.chain_id', 't.expires_at', 'u.user_name', 'u.kind', 'p.privilege'])
     .where('t.token_hash', '=', tokenHash)
     .where('t.audience', '=', audience)
     .where('t.revoked_at', 'is', null)
@@ -75,12 +77,6 @@ export class AuthRepository {
 
   async setPasswordHash(userId: number, passwordHash: string) {
     await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
-  }
-
-  /** Every live access and refresh token of a user, on every client: the next request with one is refused. */
-  async revokeUserTokens(userId: number, now: string) {
-    await this.db.updateTable('access_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-    await this.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
   }
 
   // --- sign-in flows (browser side of the authorization-code flow)
@@ -152,6 +148,22 @@ export class AuthRepository {
     await this.db.updateTable('refresh_tokens').set({ successor_sealed: sealed }).where('id', '=', id).execute();
   }
 
+  // --- revocation: every write that ends a token lives here, one method per kind, so that whatever
+  // remembers tokens (a cache) has one place per kind to hear of it. A token minted from another
+  // carries its parent's chain_id, so the chain revocation ends it too.
+
+  /** Every live access and refresh token of a user, on every client: the next request with one is refused. */
+  async revokeUserTokens(userId: number, now: string) {
+    await this.db.updateTable('access_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+    await this.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  }
+
+  /** Revokes every access and refresh token of a chain (replay of a used code or refresh token), the rebalancer tokens minted from them included. */
+  async revokeChain(chainId: string, now: string) {
+    await this.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('chain_id', '=', chainId).where('revoked_at', 'is', null).execute();
+    await this.db.updateTable('access_tokens').set({ revoked_at: now }).where('chain_id', '=', chainId).where('revoked_at', 'is', null).execute();
+  }
+
   /** One active refresh token per user and client: voids the others. */
   async revokeOtherRefreshTokens(userId: number, clientId: number, keepChainId: string, now: string) {
     await this.db
@@ -163,12 +175,6 @@ export class AuthRepository {
       .where('revoked_at', 'is', null)
       .where('used_at', 'is', null)
       .execute();
-  }
-
-  /** Revokes every access and refresh token of a chain (replay of a used code or refresh token). */
-  async revokeChain(chainId: string, now: string) {
-    await this.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('chain_id', '=', chainId).where('revoked_at', 'is', null).execute();
-    await this.db.updateTable('access_tokens').set({ revoked_at: now }).where('chain_id', '=', chainId).where('revoked_at', 'is', null).execute();
   }
 
   // --- sign-in throttling
@@ -281,6 +287,7 @@ export class AuthRepository {
       userName: first.user_name,
       kind: first.kind,
       clientId: first.client_id,
+      chainId: first.chain_id,
       expiresAt: first.expires_at,
       privileges: rows.flatMap((r) => (r.privilege ? [r.privilege] : [])),
     };

@@ -22,8 +22,7 @@ const Params = Type.Object(
     redirect_uri: param('The redirect URI of the authorization request, URL-encoded'),
     response_type: param('code'),
     client_id: param('The partner\'s client id'),
-    client_secret: param('The partner\'s client secret'),
-    refresh_token: param('A refresh token, for the refresh grant'),
+    client_secret: param('The partner\'s client secret: in the query only with grant_type=authorization_code (otherwise 400); headers or a form body elsewhere'),
   },
   { additionalProperties: true },
 );
@@ -35,7 +34,7 @@ const TokenHeaders = Type.Object({
 const schema = {
   tags: ['Authentication'],
   headers: TokenHeaders,
-  response: { 200: TokenResponse, 401: OAuthErrorBody, 429: OAuthErrorBody },
+  response: { 200: TokenResponse, 400: OAuthErrorBody, 401: OAuthErrorBody, 429: OAuthErrorBody },
 };
 
 /**
@@ -62,17 +61,43 @@ function redirectUriUnencodedInQuery(request: FastifyRequest): boolean {
   return raw !== undefined && /[:/?]/.test(raw.slice(raw.indexOf('=') + 1));
 }
 
+/** RFC 6749 2.3.1 form-encodes client_secret_basic's parts; a malformed escape is the client's error. */
+function formDecoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new OAuthError('invalid_client', 'Authorization: Basic client credentials are not valid form-urlencoded text');
+  }
+}
+
+/**
+ * Secrets in a URL end up in proxy logs, browser history and Referer headers. Section 5.4 sends a
+ * refresh token in a header or a form body and section 5.5 the client secret in headers; only the
+ * code exchange of section 5.3 has a query form, so only it may carry client_secret there.
+ */
+function refuseSecretsInQuery(request: FastifyRequest, grantType: string | undefined) {
+  const query = request.query as Record<string, unknown>;
+  const has = (name: string) => Object.keys(query).some((key) => key.toLowerCase() === name);
+  if (has('refresh_token')) {
+    throw new OAuthError('invalid_request', 'refresh_token must not be sent in the URL: send it as Authorization: Bearer <refresh token> or as refresh_token in a form body', 400);
+  }
+  if (has('client_secret') && grantType !== 'authorization_code') {
+    throw new OAuthError('invalid_request', 'client_secret must not be sent in the URL except with grant_type=authorization_code: send client_id and client_secret as headers or in a form body', 400);
+  }
+}
+
 async function token(auth: AuthService, oauth: OAuthService, request: FastifyRequest, reply: FastifyReply) {
   const { get, authorization } = parameters(request);
   try {
     const grantType = get('grant_type');
+    refuseSecretsInQuery(request, grantType);
     let clientId = get('client_id');
     let clientSecret = get('client_secret');
     // RFC 6749 2.3.1 client_secret_basic: with a grant type, Basic carries the client, not a user.
     const basic = parseBasic(authorization);
     if (grantType && basic && !clientId) {
-      clientId = decodeURIComponent(basic.userName);
-      clientSecret = decodeURIComponent(basic.password);
+      clientId = formDecoded(basic.userName);
+      clientSecret = formDecoded(basic.password);
     }
     if (grantType === 'authorization_code') {
       if (redirectUriUnencodedInQuery(request)) {

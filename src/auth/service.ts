@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DomainError } from '../shared/errors.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import type { AuthRepository, UserRow } from './repository.js';
@@ -78,9 +79,12 @@ export class AuthService {
   /**
    * Section 5.5: Basic credentials plus the partner's client_id and client_secret. It returns no
    * refresh token: a job holding a password can always log in again (docs/decisions.md).
+   * The one password login of both applications: the rebalancer's Basic login (rebalancerToken)
+   * comes here too, so a rule of who may log in how holds for either audience alike. Each login
+   * opens a session chain of its own, which tokens minted from this one join.
    */
-  async basicLogin(input: { authorization?: string; clientId?: string; clientSecret?: string; address: string }): Promise<TokenResponse> {
-    if (!input.clientId && !input.clientSecret) return this.basicOnlyLogin(input.authorization, input.address);
+  async basicLogin(input: { authorization?: string; clientId?: string; clientSecret?: string; address: string }, audience: 'platform' | 'rebalancer' = 'platform'): Promise<TokenResponse> {
+    if (!input.clientId && !input.clientSecret) return this.basicOnlyLogin(input.authorization, input.address, audience);
     let app;
     try {
       app = await this.verifyPartner(input.clientId, input.clientSecret);
@@ -98,7 +102,7 @@ export class AuthService {
       throw error;
     }
     if (!user) throw new OAuthError('invalid_grant', 'user name or password is not valid');
-    return this.issueAccessToken({ firmId: user.firm_id, userId: user.id, clientId: app.id }, app.access_token_ttl_seconds);
+    return this.issueAccessToken({ firmId: user.firm_id, userId: user.id, clientId: app.id }, app.access_token_ttl_seconds, audience, randomUUID());
   }
 
   /**
@@ -106,7 +110,7 @@ export class AuthService {
    * users of a firm that chose it, through the partner app it named (docs/partner-migration.md).
    * Every refusal reads like section 5.5's missing client, so it tells nothing of the password.
    */
-  private async basicOnlyLogin(authorization: string | undefined, address: string): Promise<TokenResponse> {
+  private async basicOnlyLogin(authorization: string | undefined, address: string, audience: 'platform' | 'rebalancer'): Promise<TokenResponse> {
     const refused = new OAuthError('invalid_client', 'client_id or client_secret is missing or not valid');
     const credentials = parseBasic(authorization);
     if (!credentials) throw refused;
@@ -123,25 +127,39 @@ export class AuthService {
       throw error;
     }
     if (!user || !app) throw refused;
-    return this.issueAccessToken({ firmId: user.firm_id, userId: user.id, clientId: app.id }, app.access_token_ttl_seconds);
+    return this.issueAccessToken({ firmId: user.firm_id, userId: user.id, clientId: app.id }, app.access_token_ttl_seconds, audience, randomUUID());
   }
 
   /**
    * Section 5.6 and 9.4: the rebalancing application takes its own tokens. One is issued for the
-   * holder of a live platform token, or for Basic user credentials.
+   * holder of a live platform token, or for a Basic login under exactly the platform's rules
+   * (basicLogin: the partner's client_id and client_secret, or the firm's Basic-alone setting).
+   * A token minted from a platform token belongs to its session: it joins the parent's chain (and
+   * dies when the chain is revoked) and expires no later than the parent.
    */
-  async rebalancerToken(input: { authorization?: string; address: string }): Promise<TokenResponse> {
+  async rebalancerToken(input: { authorization?: string; clientId?: string; clientSecret?: string; address: string }): Promise<TokenResponse> {
     const session = parseSessionToken(input.authorization);
     if (session) {
-      const principal = await this.authenticate(session, 'platform');
-      if (!principal) throw unauthorized('the platform token is not valid or has expired');
-      return this.issueAccessToken({ firmId: principal.firmId, userId: principal.userId, clientId: principal.clientId }, undefined, 'rebalancer');
+      const now = this.clock.now();
+      const parent = await this.repository.findLiveToken(digest(session), 'platform', now.toISOString());
+      const remaining = parent ? Math.floor((Date.parse(parent.expiresAt) - now.getTime()) / 1000) : 0;
+      if (!parent || remaining < 1) throw unauthorized('the platform token is not valid or has expired');
+      return this.issueAccessToken(
+        { firmId: parent.firmId, userId: parent.userId, clientId: parent.clientId },
+        Math.min(this.defaultAccessTtlSeconds, remaining),
+        'rebalancer',
+        parent.chainId,
+      );
     }
-    const credentials = parseBasic(input.authorization);
-    if (!credentials) throw unauthorized('send Authorization: Session <platform token> or Basic credentials');
-    const user = await this.checkCredentials(credentials.userName, credentials.password, input.address);
-    if (!user) throw unauthorized('user name or password is not valid');
-    return this.issueAccessToken({ firmId: user.firm_id, userId: user.id, clientId: null }, undefined, 'rebalancer');
+    if (!parseBasic(input.authorization)) throw unauthorized('send Authorization: Session <platform token>, or Basic credentials with client_id and client_secret');
+    try {
+      return await this.basicLogin({ authorization: input.authorization, clientId: input.clientId, clientSecret: input.clientSecret, address: input.address }, 'rebalancer');
+    } catch (error) {
+      // The rebalancer answers problem bodies, not OAuth ones: the same refusal in its own words.
+      if (!(error instanceof OAuthError)) throw error;
+      if (error.retryAfterSeconds !== undefined) throw new LockedOut(error.retryAfterSeconds);
+      throw unauthorized(error.description);
+    }
   }
 
   async issueAccessToken(

@@ -11,6 +11,7 @@ import { SetAsideExpirySweeper } from './sweeper.js';
 
 export { recordBatchEnded, recordSetAsidesExpired } from './platform-events-repository.js';
 export { verifySignature } from './signature.js';
+export { PUSH_DEFAULTS } from './push.js';
 
 /**
  * Push deliveries go through the outbox table like every event, with a dispatcher of their own:
@@ -23,7 +24,7 @@ export function createNotificationServices(db: Db, clock: Clock, partners: Partn
   pushOutbox.register(PUSH_TOPIC, (message) => sender.handle(message));
   const wake = () => pushOutbox.kick();
   return {
-    notifications: new NotificationService(repository, partners, clock, links, wake),
+    notifications: new NotificationService(repository, partners, clock, links, wake, { allowPrivate: push.allowPrivateNetworks }),
     pushOutbox,
     setAsideSweeper: new SetAsideExpirySweeper(new SetAsideExpiryRepository(db.kysely), clock, wake),
   };

@@ -16,7 +16,7 @@ describeEachDatabase('notifications (section 4.12)', (database) => {
   const logs: string[] = [];
   const t = useTestApp(database, {
     clock,
-    env: { ACCESS_TOKEN_TTL_SECONDS: '31536000', PUBLIC_URL, LOG_LEVEL: 'info' },
+    env: { ACCESS_TOKEN_TTL_SECONDS: '31536000', PUBLIC_URL, LOG_LEVEL: 'info', PUSH_ALLOW_PRIVATE_NETWORKS: 'true' },
     logStream: { write: (line) => void logs.push(line) },
   });
   let a: Partner;

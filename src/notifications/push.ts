@@ -1,4 +1,7 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Clock } from '../shared/clock.js';
+import { AddressRefused, guardedLookup, isPublicAddress, literalAddress } from './address-guard.js';
 import type { ClaimedMessage } from '../outbox/repository.js';
 import { type Links, presentNotification } from './present.js';
 import type { NotificationRepository } from './repository.js';
@@ -9,18 +12,28 @@ export interface PushOptions {
   maxAttempts: number;
   /** How long one POST may take before it counts as a failed attempt. */
   timeoutMs: number;
+  /** PUSH_ALLOW_PRIVATE_NETWORKS: deliver to non-public addresses too (address-guard.ts). */
+  allowPrivateNetworks: boolean;
 }
 
-export const PUSH_DEFAULTS: PushOptions = { maxAttempts: 15, timeoutMs: 5000 };
+export const PUSH_DEFAULTS: PushOptions = { maxAttempts: 15, timeoutMs: 5000, allowPrivateNetworks: false };
 
+/** An answer of the endpoint outside 2xx: the only detail of an attempt the delivery log shows. */
+class EndpointAnswered extends Error {
+  constructor(readonly status: number) {
+    super(`the endpoint answered HTTP ${status}`);
+  }
+}
+
+/**
+ * What the delivery log says of a failed attempt. A partner reads it, so it carries the endpoint's
+ * HTTP status or "no answer", never the socket's error text: refused, reset and timed-out
+ * connections read alike and the log cannot map the server's network.
+ */
 function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const detail = cause?.code ?? cause?.message;
-  return detail ? `${error.message}: ${detail}` : error.message;
+  if (error instanceof EndpointAnswered || error instanceof AddressRefused) return error.message;
+  return 'no answer from the endpoint';
 }
-
-class EndpointRefused extends Error {}
 
 /**
  * The outbox handler of PUSH_TOPIC: POSTs the notification's read shape to the integration's
@@ -48,10 +61,16 @@ export class PushSender {
     const row = await this.repository.notification(delivery.notification_id);
     if (!row) return end('failed', 'the notification no longer exists');
     const body = JSON.stringify(presentNotification(this.links, row));
+    const target = new URL(delivery.push_url);
+    const literal = literalAddress(target.hostname);
+    // Checked again at every delivery: the setting may have been turned off since registration.
+    if (!this.options.allowPrivateNetworks && literal !== undefined && !isPublicAddress(literal)) return end('failed', new AddressRefused().message);
     try {
       await this.send(delivery.push_url, delivery.push_secret, body, deliveryId);
     } catch (error) {
       const reason = describe(error);
+      // The name resolves to a non-public address now: not a passing fault, so no retries.
+      if (error instanceof AddressRefused) return end('failed', reason);
       if (message.attempts >= this.options.maxAttempts) return end('failed', `gave up after ${message.attempts} attempts: ${reason}`);
       const now = this.clock.now().toISOString();
       await this.repository.updateDelivery(deliveryId, { status: 'pending', attempts: message.attempts, lastError: reason, deliveredAt: null, now });
@@ -60,16 +79,23 @@ export class PushSender {
     return end('delivered', null);
   }
 
-  private async send(url: string, secret: string, body: string, deliveryId: number) {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...signedHeaders(secret, body, this.clock.now()), [DELIVERY_HEADER]: String(deliveryId) },
-      body,
-      // A redirect could lead the signed body anywhere; the registered address is the only one.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(this.options.timeoutMs),
+  /**
+   * One POST to the registered address, resolved here and connected to only when every address of
+   * the name is allowed (guardedLookup). No redirect is followed: a 3xx is an answer outside 2xx.
+   */
+  private send(url: string, secret: string, body: string, deliveryId: number): Promise<void> {
+    const target = new URL(url);
+    const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...signedHeaders(secret, body, this.clock.now()), [DELIVERY_HEADER]: String(deliveryId) };
+    return new Promise<void>((resolve, reject) => {
+      const outgoing = request(target, { method: 'POST', headers, lookup: guardedLookup({ allowPrivate: this.options.allowPrivateNetworks }), signal: AbortSignal.timeout(this.options.timeoutMs) }, (response) => {
+        response.resume();
+        const status = response.statusCode ?? 0;
+        if (status >= 200 && status <= 299) resolve();
+        else reject(new EndpointAnswered(status));
+      });
+      outgoing.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'EADDRREFUSED' ? new AddressRefused() : error));
+      outgoing.end(body);
     });
-    await response.body?.cancel().catch(() => undefined);
-    if (response.status < 200 || response.status > 299) throw new EndpointRefused(`the endpoint answered HTTP ${response.status}`);
   }
 }

@@ -6,6 +6,7 @@ import { type Links, presentNotification } from './present.js';
 import type { IntegrationRow, NotificationRepository } from './repository.js';
 import type { DeliveryRecord, EndpointRecord, IntegrationRecord, NotificationInput, NotificationRead } from './schemas.js';
 import { newSigningSecret } from './signature.js';
+import { type AddressPolicy, hostAllowed } from './address-guard.js';
 
 export interface PartnerCredentials {
   clientId: string | undefined;
@@ -30,6 +31,7 @@ export interface Page {
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+const NOT_PUBLIC = 'must be an https URL whose host is a public address (loopback, private, link-local and other internal addresses are refused)';
 
 // The same words whatever was wrong, so that neither answer tells which part of a guess was right.
 const badCredentials = () => new DomainError('unauthorized', 'client_id or client_secret is missing or not valid');
@@ -75,6 +77,8 @@ export class NotificationService {
     private readonly links: Links,
     /** Wakes the push dispatcher once a notification has committed. */
     private readonly afterCommit: () => void = () => undefined,
+    /** Where push endpoints may point (PUSH_ALLOW_PRIVATE_NETWORKS). */
+    private readonly addresses: AddressPolicy = { allowPrivate: false },
   ) {}
 
   private async partner(credentials: PartnerCredentials) {
@@ -179,7 +183,12 @@ export class NotificationService {
     const url = absoluteHttpUrl(input.url.trim());
     if (!url) throw validationFailed([{ field: 'url', message: 'must be an absolute https URL' }]);
     if (url.username || url.password) throw validationFailed([{ field: 'url', message: 'must not carry a user name or password' }]);
-    if (url.protocol !== 'https:' && !LOOPBACK.has(url.hostname)) {
+    if (!this.addresses.allowPrivate) {
+      // The WHATWG parser has already turned 127.1, 2130706433 and 0x7f.1 into 127.0.0.1.
+      if (url.protocol !== 'https:' || !(await hostAllowed(url.hostname, this.addresses))) {
+        throw validationFailed([{ field: 'url', message: NOT_PUBLIC }]);
+      }
+    } else if (url.protocol !== 'https:' && !LOOPBACK.has(url.hostname)) {
       throw validationFailed([{ field: 'url', message: 'must use https (plain http only on 127.0.0.1, ::1 or localhost)' }]);
     }
     const secret = newSigningSecret();

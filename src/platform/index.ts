@@ -65,14 +65,14 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
   await app.register(async (secured) => {
     requireAuthentication(secured, services.auth, 'platform');
     await secured.register(authRoutes, { auth: services.auth, oauth: services.oauth });
-    await secured.register(oauthRoutes, { oauth: services.oauth, basePath });
+    await secured.register(oauthRoutes, { oauth: services.oauth, basePath, publicUrl });
     for (const prefix of ['/v1', '']) {
       await secured.register(bookRoutes, { prefix, verbose: services.verbose, holdings: services.holdings });
       await secured.register(portfolioCompatRoutes, { prefix, compat: services.portfolioCompat });
       await secured.register(taxRoutes, { prefix, tax: services.tax });
       await secured.register(transactionRoutes, { prefix, db: services.db.kysely, clock: services.clock });
       await secured.register(tradingRoutes, { prefix, trading: services.trading, quickTrades: services.quickTrades, execution: services.execution });
-      await secured.register(riskPartnerRoutes, { prefix, riskProfiling: services.riskProfiling, basePath });
+      await secured.register(riskPartnerRoutes, { prefix, riskProfiling: services.riskProfiling, basePath, publicUrl });
       await secured.register(notificationRoutes, { prefix, notifications: services.notifications });
       await secured.register(representativeRoutes, { prefix, representatives: services.representatives });
       await secured.register(customFieldRoutes, { prefix, definitions: services.customFieldDefinitions });

@@ -9,7 +9,8 @@ const DAY = 86_400_000;
 
 describeEachDatabase('set aside cash (section 4.6)', (database) => {
   const clock = fakeClock(Date.UTC(2026, 2, 10, 15));
-  // Rebalancer tokens outlive the days the clock is moved forward.
+  // Rebalancer tokens outlive the days the clock is moved forward, and so must the platform token
+  // they come from (a derived token never outlives its parent): a year, on both.
   const t = useTestApp(database, { clock, env: { ACCESS_TOKEN_TTL_SECONDS: '31536000' } });
   let admin: string;
   const root = (accountId: number) => `/rebalancer/v1/account/accounts/${accountId}/asidecash`;
@@ -19,6 +20,7 @@ describeEachDatabase('set aside cash (section 4.6)', (database) => {
   const today = () => clock.now().toISOString().slice(0, 10);
 
   beforeAll(async () => {
+    await t.db.kysely.updateTable('partner_apps').set({ access_token_ttl_seconds: 31_536_000 }).where('id', '=', t.firm.clientId).execute();
     admin = await rebalancerSession(t);
   });
 

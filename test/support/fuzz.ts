@@ -201,6 +201,56 @@ export async function fuzz(
   return { sent, serverErrors, partialWrites };
 }
 
+/** Header text a client can send: no control characters, nothing outside Latin-1. */
+const headerText = (text: string) => text.replace(/[^\x20-\x7e\xa0-\xff]/g, '');
+const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+
+/** Authorization values aimed at the header parsers: broken Basic and Bearer/Session values above all. */
+const hostileAuthorization: fc.Arbitrary<string | undefined> = fc.oneof(
+  fc.constant(undefined),
+  // Well-formed base64 of text with broken percent escapes, colons in odd places, NUL, Unicode.
+  fc.tuple(fc.constantFrom('Basic', 'basic', 'BASIC'), fc.oneof(fc.string(), fc.constantFrom('%zz:x', '%:%', ':', ':x', 'x:', '%E0%A4%A:1', 'a\u0000b:c', '\uD800:x', '%'.repeat(50)))).map(([scheme, text]) => `${scheme} ${base64(text)}`),
+  // Not base64 at all, or empty, or without the space.
+  fc.tuple(fc.constantFrom('Basic', 'Bearer', 'Session'), fc.oneof(fc.string(), fc.constantFrom('', ' ', '=', '====', '!!!', 'a b c', '.'.repeat(5000)))).map(([scheme, text]) => headerText(`${scheme} ${text}`)),
+  fc.constantFrom('Basic', 'Bearer', 'Session', 'Bearer  ', 'Session\t', 'Negotiate abc', 'Basic Og==', 'Basic JXp6Ong='),
+  fc.string().map(headerText),
+);
+
+/** One request to a token endpoint (or a secured route) with hostile credential headers. */
+const credentialRequests: fc.Arbitrary<FuzzRequest> = fc
+  .record({
+    target: fc.constantFrom('GET /api/v1/Security/Token', 'POST /api/v1/Security/Token', 'GET /rebalancer/v1/admin/token', 'GET /api/v1/Security/Firm/BasicLogin', 'GET /rebalancer/v1/admin/authorization/user'),
+    authorization: hostileAuthorization,
+    clientId: fc.option(fc.oneof(fc.nat().map(String), fc.string().map(headerText), fc.constantFrom('1', '-1', '1e3', '99999999999999999999')), { nil: undefined }),
+    clientSecret: fc.option(fc.oneof(fc.uuid(), fc.string().map(headerText)), { nil: undefined }),
+    grantType: fc.option(fc.constantFrom('authorization_code', 'refresh_token', 'password', ''), { nil: undefined }),
+  })
+  .map(({ target, authorization, clientId, clientSecret, grantType }) => {
+    const [method, url] = target.split(' ') as [string, string];
+    const headers: Record<string, string> = {};
+    if (authorization !== undefined) headers.authorization = authorization;
+    if (clientId !== undefined) headers.client_id = clientId;
+    if (clientSecret !== undefined) headers.client_secret = clientSecret;
+    if (method === 'POST' && grantType !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      return { method, url, headers, payload: new URLSearchParams({ grant_type: grantType }).toString() };
+    }
+    return { method, url: grantType !== undefined ? `${url}?grant_type=${encodeURIComponent(grantType)}` : url, headers };
+  });
+
+/** Sends `runs` hostile credential requests; answers every 5xx. */
+export async function fuzzCredentialHeaders(app: FastifyInstance, runs: number, seed: number): Promise<{ sent: number; serverErrors: FuzzFinding[] }> {
+  const serverErrors: FuzzFinding[] = [];
+  const samples = fc.sample(credentialRequests, { numRuns: runs, seed });
+  for (const [i, request] of samples.entries()) {
+    // Each from an address of its own: failed logins of one address are slowed down (throttle.ts).
+    const remoteAddress = `10.${(seed + i) % 256}.${(i >> 8) & 255}.${i & 255}`;
+    const response = await app.inject({ method: request.method as 'GET', url: request.url, payload: request.payload, headers: request.headers, remoteAddress });
+    if (response.statusCode >= 500) serverErrors.push({ request, status: response.statusCode, body: response.body.slice(0, 500) });
+  }
+  return { sent: samples.length, serverErrors };
+}
+
 /**
  * Tables a refused request may legitimately write: failed sign-ins are counted (lockout), and an
  * OAuth flow is recorded before its form is checked.
@@ -230,5 +280,9 @@ export async function fuzzService(service: { app: FastifyInstance; db: Db; firm:
     return { authorization: `Session ${token.json<{ eclipse_access_token: string }>().eclipse_access_token}` };
   };
   const documents = [(await app.inject({ url: '/api/openapi.json' })).json<OpenApiDocument>(), (await app.inject({ url: '/rebalancer/openapi.json' })).json<OpenApiDocument>()];
-  return fuzz(app, documents, { runsPerOperation, seed, authorize, fingerprint });
+  const operations = await fuzz(app, documents, { runsPerOperation, seed, authorize, fingerprint });
+  // The login paths' own parsers (Basic, Bearer, Session; client_id and client_secret headers) get
+  // a campaign of their own: the schema-derived requests above never send a broken Authorization.
+  const credentials = await fuzzCredentialHeaders(app, runsPerOperation * 20, seed);
+  return { sent: operations.sent + credentials.sent, serverErrors: [...operations.serverErrors, ...credentials.serverErrors], partialWrites: operations.partialWrites };
 }

@@ -187,10 +187,8 @@ export interface paths {
                     response_type?: string;
                     /** @description The partner's client id */
                     client_id?: string;
-                    /** @description The partner's client secret */
+                    /** @description The partner's client secret: in the query only with grant_type=authorization_code (otherwise 400); headers or a form body elsewhere */
                     client_secret?: string;
-                    /** @description A refresh token, for the refresh grant */
-                    refresh_token?: string;
                 };
                 header?: {
                     /** @description Basic user:password (login), Bearer <refresh token>, or Basic client_id:client_secret with grant_type */
@@ -223,6 +221,18 @@ export interface paths {
                             expires_in: number;
                             /** @description One-time use; rotates on every refresh */
                             refresh_token?: string;
+                        };
+                    };
+                };
+                /** @description OAuth error: a code such as invalid_grant, and what went wrong in words */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
                         };
                     };
                 };
@@ -272,10 +282,8 @@ export interface paths {
                     response_type?: string;
                     /** @description The partner's client id */
                     client_id?: string;
-                    /** @description The partner's client secret */
+                    /** @description The partner's client secret: in the query only with grant_type=authorization_code (otherwise 400); headers or a form body elsewhere */
                     client_secret?: string;
-                    /** @description A refresh token, for the refresh grant */
-                    refresh_token?: string;
                 };
                 header?: {
                     /** @description Basic user:password (login), Bearer <refresh token>, or Basic client_id:client_secret with grant_type */
@@ -309,6 +317,18 @@ export interface paths {
                             expires_in: number;
                             /** @description One-time use; rotates on every refresh */
                             refresh_token?: string;
+                        };
+                    };
+                };
+                /** @description OAuth error: a code such as invalid_grant, and what went wrong in words */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                            error_description: string;
                         };
                     };
                 };

@@ -281,7 +281,7 @@ export interface paths {
         };
         /**
          * A rebalancer token for the holder of a platform token (Authorization: Session) or of Basic credentials
-         * @description Trades a platform token (`Authorization: Session <token>`) or Basic credentials for a token of the rebalancing application; send that one as `Authorization: Session <token>` on every other call here.
+         * @description Trades a platform token (`Authorization: Session <token>`) or a Basic login for a token of the rebalancing application; send that one as `Authorization: Session <token>` on every other call here. A token from a platform token belongs to the same session: it expires no later than the platform token and is revoked with it. A Basic login follows the platform's rules exactly (`GET {base_url}/v1/Security/Token`): the partner's `client_id` and `client_secret` headers, or, for API and service users of a firm that turned Basic-alone login on, Basic credentials alone.
          *
          *     No token needed.
          */
@@ -289,7 +289,12 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
+                    /** @description Session <platform token>, or Basic base64(user:password) */
                     authorization?: string;
+                    /** @description The partner's client id (with Basic) */
+                    client_id?: string;
+                    /** @description The partner's client secret (with Basic) */
+                    client_secret?: string;
                 };
                 path?: never;
                 cookie?: never;

@@ -16,7 +16,7 @@ const tags = ['Risk profiling'];
 export const QUESTIONNAIRE_PATH = '/Integrations/RiskPartner/Questionnaire';
 
 /** Section 4.11. */
-export const riskPartnerRoutes: FastifyPluginAsyncTypebox<{ riskProfiling: RiskProfilingService; basePath: string }> = async (app, { riskProfiling, basePath }) => {
+export const riskPartnerRoutes: FastifyPluginAsyncTypebox<{ riskProfiling: RiskProfilingService; basePath: string; publicUrl: string }> = async (app, { riskProfiling, basePath, publicUrl }) => {
   app.put(
     '/Integrations/RiskPartner/CreateClient',
     {
@@ -30,8 +30,9 @@ export const riskPartnerRoutes: FastifyPluginAsyncTypebox<{ riskProfiling: RiskP
       },
     },
     async (request) => {
-      // The token travels in the query string, which request logs leave out (src/app.ts).
-      const origin = `${request.protocol}://${request.host}${basePath}${QUESTIONNAIRE_PATH}`;
+      // The token travels in the query string, which request logs leave out (src/app.ts). The
+      // address comes from PUBLIC_URL: the Host header is the caller's to write.
+      const origin = `${publicUrl}${basePath}${QUESTIONNAIRE_PATH}`;
       return riskProfiling.createClient(principalOf(request), request.body, (token) => `${origin}?token=${encodeURIComponent(token)}`);
     },
   );

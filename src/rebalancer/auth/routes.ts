@@ -62,14 +62,19 @@ export const rebalancerAuthRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService
       schema: {
         tags: ['Authentication'],
         summary: 'A rebalancer token for the holder of a platform token (Authorization: Session) or of Basic credentials',
-        description: 'Trades a platform token (`Authorization: Session <token>`) or Basic credentials for a token of the rebalancing application; send that one as `Authorization: Session <token>` on every other call here.',
-        headers: Type.Object({ authorization: Type.Optional(Type.String()) }),
+        description: 'Trades a platform token (`Authorization: Session <token>`) or a Basic login for a token of the rebalancing application; send that one as `Authorization: Session <token>` on every other call here. A token from a platform token belongs to the same session: it expires no later than the platform token and is revoked with it. A Basic login follows the platform\'s rules exactly (`GET {base_url}/v1/Security/Token`): the partner\'s `client_id` and `client_secret` headers, or, for API and service users of a firm that turned Basic-alone login on, Basic credentials alone.',
+        headers: Type.Object({
+          authorization: Type.Optional(Type.String({ description: 'Session <platform token>, or Basic base64(user:password)' })),
+          client_id: Type.Optional(Type.String({ description: 'The partner\'s client id (with Basic)' })),
+          client_secret: Type.Optional(Type.String({ description: 'The partner\'s client secret (with Basic)' })),
+        }),
         response: responses({ 200: RebalancerToken }, [401, 429]),
       },
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      const token = await auth.rebalancerToken({ authorization: request.headers.authorization, address: request.ip });
+      const { authorization, client_id: clientId, client_secret: clientSecret } = request.headers;
+      const token = await auth.rebalancerToken({ authorization, clientId, clientSecret, address: request.ip });
       return { eclipse_access_token: token.access_token, access_token: token.access_token, token_type: 'Session', expires_in: token.expires_in };
     },
   );
