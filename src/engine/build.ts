@@ -6,6 +6,7 @@ import { formatDollars, shareDecimals } from './money.js';
 import { AccountState, newHolding, newLine, type Holding, type Line, type Settings } from './state.js';
 import { BuyPriority, SellPriority, type AccountSnapshot, type Position, type RebalanceOptions } from './types.js';
 import { countedItems, protectedCash } from './values.js';
+import { countedNotes } from './counted.js';
 import { mightTradeAgain } from './needreview.js';
 import { holdingLots } from './tax/holding-lots.js';
 import { groupOf, type TaxPlan } from './tax/plan.js';
@@ -82,6 +83,7 @@ export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjust
       if (h.sellPriority !== SellPriority.SellIfNoGain) h.lossShares += it.shares;
     }
   }
+  countedNotes(st, settings.countPending ? snap.pendingTransactions : undefined, settings.countOrders ? snap.openOrders : undefined);
   if (fatal) {
     st.failed = true;
     return st;

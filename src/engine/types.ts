@@ -110,6 +110,8 @@ export interface PendingItem {
   readonly productId: number | null;
   readonly shares: number;
   readonly cash: number;
+  /** The trade instance an open order or sleeve transfer belongs to; named in the account's messages. */
+  readonly tradeInstanceId?: number;
 }
 
 export interface ModelTarget {

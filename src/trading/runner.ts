@@ -8,6 +8,7 @@ import {
   type TaxOptions,
   errorResult,
   TAX_INFO_CODES,
+  EARLIER_ORDERS_COUNTED,
   unknownAccountResult,
 } from '../engine/index.js';
 import type { Clock } from '../shared/clock.js';
@@ -112,7 +113,8 @@ export class BatchRunner {
       for (const message of result.messages) {
         // Info lines (e.g. a substitution applied) would cost more to store than the trades; a
         // tax-aware batch keeps those that explain its harvests and wash-sale decisions.
-        if (message.severity === 'Info' && !(taxOptions && TAX_INFO_CODES.has(message.code))) continue;
+        // So does every batch the note that earlier orders or pending transactions were counted.
+        if (message.severity === 'Info' && message.code !== EARLIER_ORDERS_COUNTED && !(taxOptions && TAX_INFO_CODES.has(message.code))) continue;
         messages.push({ accountId: message.accountId ?? result.accountId, severity: message.severity, code: message.code, message: message.message });
       }
     }
