@@ -9,7 +9,7 @@ import { countedItems, protectedCash } from './values.js';
 import { countedNotes } from './counted.js';
 import { mightTradeAgain } from './needreview.js';
 import { holdingLots } from './tax/holding-lots.js';
-import { groupOf, type TaxPlan } from './tax/plan.js';
+import { groupOf, type TaxPlan, washSaleCause } from './tax/plan.js';
 
 export function settingsOf(opts: RebalanceOptions, snap: AccountSnapshot): Settings {
   const counted = countedItems(opts.assetValues ?? 'PendingTransactionsAndOrders', snap.firmDefaultAssetValues);
@@ -266,6 +266,7 @@ function avoidWashBuy(st: AccountState, tpl: LineTemplate, line: Line, index: nu
   const original = line.buyProduct;
   if (!original || !blocked.has(groupOf(original))) return;
   line.washMovedFrom = original;
+  line.washCause = washSaleCause(st.snap.products, st.snap.accountId, original, st.tax?.lossSaleOf(groupOf(original)));
   line.buyProduct = null;
   const spec = tpl.lines[index];
   for (const id of spec?.buyable ?? []) {

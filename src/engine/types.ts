@@ -369,6 +369,8 @@ export interface RecentTrade {
   readonly productId: number;
   readonly date: string;
   readonly kind: 'Buy' | 'LossSale';
+  /** The account of a loss sale, named when it moves a buy; absent when not known. */
+  readonly accountId?: number;
 }
 
 /** Every account of one household (client), planned together in account id order. */
