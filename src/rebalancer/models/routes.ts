@@ -117,7 +117,7 @@ export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService; secu
   app.put(
     '/v1/admin/teams/:teamId/Models',
     { config: edit, schema: { tags, summary: 'Replace a team\'s models',
-        description: 'Makes the listed models the team\'s complete model list (section 4.10 rule 3): models left out lose this team and keep their other teams; a model left with no team is seen by every user of the firm, as a model created without teams is. Answers the team\'s models.', params: TeamParams, body: ReplaceTeamModelsBody, response: responses({ 200: TeamModels }, [401, 403, 404]) } },
+        description: 'Makes the listed models the team\'s complete model list: models left out lose this team and keep their other teams; a model left with no team is seen by every user of the firm, as a model created without teams is. Answers the team\'s models.', params: TeamParams, body: ReplaceTeamModelsBody, response: responses({ 200: TeamModels }, [401, 403, 404]) } },
     async (request) => models.replaceTeamModels(principalOf(request), request.params.teamId, request.body.modelIds),
   );
 };
