@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -105,3 +105,31 @@ describe('the README, as printed', () => {
     expect(result.stdout.trim()).toBe('loaded');
   });
 });
+
+/**
+ * The user documents point only inside the repository: paths they name exist, links resolve, and
+ * nothing reaches for a folder beside it. (docs/decisions.md, being split into docs/decisions/, and
+ * the decisions themselves record history and are left out.)
+ */
+describe('the README and the user documents', () => {
+  const markdown = (dir: string): string[] =>
+    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) return path === join('docs', 'decisions') ? [] : markdown(path);
+      return e.name.endsWith('.md') && path !== join('docs', 'decisions.md') ? [path] : [];
+    });
+  const documents = ['README.md', ...markdown('docs')];
+
+  it.each(documents)('%s names no file outside the repository and no file that is not there', (document) => {
+    const text = readFileSync(join(root, document), 'utf8');
+    expect(text).not.toMatch(/\.\.\/shared|\/work\/|shared\/spec|(^|[\s`(])design\/\w/m);
+    const named = [...text.matchAll(/`((?:docs|src|examples|test|bench|scripts|clients)\/[\w./-]+\.(?:md|ts|json))`/g)].map((m) => m[1]!);
+    for (const path of named) expect(existsSync(join(root, path)), `${document} names ${path}`).toBe(true);
+    const links = [...text.matchAll(/\]\(([^)#:]+\.md)(?:#[^)]*)?\)/g)].map((m) => m[1]!);
+    for (const link of links) {
+      const target = join(dirname(join(root, document)), link);
+      expect(existsSync(target), `${document} links ${relative(root, target)}`).toBe(true);
+    }
+  });
+});
+
