@@ -218,7 +218,11 @@ export interface paths {
                          */
                         "application/json": {
                             access_token: string;
-                            token_type?: string;
+                            /**
+                             * @description How to send the access token: Authorization: Session <token> (the spec's form) or Bearer <token>
+                             * @enum {string}
+                             */
+                            token_type: "Bearer";
                             /** @description Lifetime of the access token in seconds */
                             expires_in: number;
                             /** @description One-time use; rotates on every refresh */
@@ -304,7 +308,11 @@ export interface paths {
                          */
                         "application/json": {
                             access_token: string;
-                            token_type?: string;
+                            /**
+                             * @description How to send the access token: Authorization: Session <token> (the spec's form) or Bearer <token>
+                             * @enum {string}
+                             */
+                            token_type: "Bearer";
                             /** @description Lifetime of the access token in seconds */
                             expires_in: number;
                             /** @description One-time use; rotates on every refresh */
@@ -3668,6 +3676,7 @@ export interface paths {
                          *         "isActive": true,
                          *         "restrictedPlanId": 1,
                          *         "taxStatus": "Taxable",
+                         *         "isSma": true,
                          *         "sleeveType": "string",
                          *         "sleeveTargetPercent": 0,
                          *         "sleeveToleranceLower": 0,
@@ -3717,6 +3726,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -3842,6 +3853,7 @@ export interface paths {
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
                          *       "taxStatus": "Taxable",
+                         *       "isSma": true,
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -3890,6 +3902,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -4002,6 +4016,7 @@ export interface paths {
                      *       "isActive": true,
                      *       "restrictedPlanId": 1,
                      *       "taxStatus": "Taxable",
+                     *       "isSma": true,
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -4026,6 +4041,8 @@ export interface paths {
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
+                        /** @description A separately managed account (SMA); false by default. The rebalancer integration sets it with UpdateDoNotTradeAndSma. */
+                        isSma?: boolean;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -4056,6 +4073,7 @@ export interface paths {
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
                          *       "taxStatus": "Taxable",
+                         *       "isSma": true,
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -4104,6 +4122,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -4230,6 +4250,7 @@ export interface paths {
                      *         "isActive": true,
                      *         "restrictedPlanId": 1,
                      *         "taxStatus": "Taxable",
+                     *         "isSma": true,
                      *         "userDefinedFields": [
                      *           {
                      *             "userDefineDefinitionId": 1,
@@ -4255,6 +4276,8 @@ export interface paths {
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
+                        /** @description A separately managed account (SMA); false by default. The rebalancer integration sets it with UpdateDoNotTradeAndSma. */
+                        isSma?: boolean;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -4286,6 +4309,7 @@ export interface paths {
                          *         "isActive": true,
                          *         "restrictedPlanId": 1,
                          *         "taxStatus": "Taxable",
+                         *         "isSma": true,
                          *         "sleeveType": "string",
                          *         "sleeveTargetPercent": 0,
                          *         "sleeveToleranceLower": 0,
@@ -4335,6 +4359,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -4436,6 +4462,7 @@ export interface paths {
                      *       "isActive": true,
                      *       "restrictedPlanId": 1,
                      *       "taxStatus": "Taxable",
+                     *       "isSma": true,
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -4460,6 +4487,8 @@ export interface paths {
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
+                        /** @description A separately managed account (SMA); false by default. The rebalancer integration sets it with UpdateDoNotTradeAndSma. */
+                        isSma?: boolean;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -4491,6 +4520,7 @@ export interface paths {
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
                          *       "taxStatus": "Taxable",
+                         *       "isSma": true,
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -4539,6 +4569,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -6507,9 +6539,9 @@ export interface paths {
                      *       "branchID": 1,
                      *       "oldRep_ID": "string",
                      *       "number": "string",
-                     *       "impDate": "2019-08-24T14:15:22Z",
+                     *       "impDate": "string",
                      *       "firstTransactionDate": "2019-08-24",
-                     *       "startDate": "2019-08-24T14:15:22Z",
+                     *       "startDate": "string",
                      *       "repStatus": "string",
                      *       "firmName": "string",
                      *       "actgLedgerNum": "string",
@@ -6598,14 +6630,20 @@ export interface paths {
                         oldRep_ID?: string | null;
                         /** @description Registration number, unique in the firm */
                         number: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         impDate?: string | null;
                         /**
                          * Format: date
                          * @description YYYY-MM-DD
                          */
                         firstTransactionDate?: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         startDate?: string | null;
                         repStatus?: string | null;
                         firmName?: string | null;
@@ -7007,9 +7045,9 @@ export interface paths {
                      *         "branchID": 1,
                      *         "oldRep_ID": "string",
                      *         "number": "string",
-                     *         "impDate": "2019-08-24T14:15:22Z",
+                     *         "impDate": "string",
                      *         "firstTransactionDate": "2019-08-24",
-                     *         "startDate": "2019-08-24T14:15:22Z",
+                     *         "startDate": "string",
                      *         "repStatus": "string",
                      *         "firmName": "string",
                      *         "actgLedgerNum": "string",
@@ -7099,14 +7137,20 @@ export interface paths {
                         oldRep_ID?: string | null;
                         /** @description Registration number, unique in the firm */
                         number: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         impDate?: string | null;
                         /**
                          * Format: date
                          * @description YYYY-MM-DD
                          */
                         firstTransactionDate?: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         startDate?: string | null;
                         repStatus?: string | null;
                         firmName?: string | null;
@@ -7486,9 +7530,9 @@ export interface paths {
                      *         "branchID": 1,
                      *         "oldRep_ID": "string",
                      *         "number": "string",
-                     *         "impDate": "2019-08-24T14:15:22Z",
+                     *         "impDate": "string",
                      *         "firstTransactionDate": "2019-08-24",
-                     *         "startDate": "2019-08-24T14:15:22Z",
+                     *         "startDate": "string",
                      *         "repStatus": "string",
                      *         "firmName": "string",
                      *         "actgLedgerNum": "string",
@@ -7580,14 +7624,20 @@ export interface paths {
                             oldRep_ID?: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: iso-date-time
+                             * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                             */
                             impDate?: string | null;
                             /**
                              * Format: date
                              * @description YYYY-MM-DD
                              */
                             firstTransactionDate?: string | null;
-                            /** Format: date-time */
+                            /**
+                             * Format: iso-date-time
+                             * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                             */
                             startDate?: string | null;
                             repStatus?: string | null;
                             firmName?: string | null;
@@ -9771,7 +9821,8 @@ export interface paths {
                          *           "editedBy": "string",
                          *           "editedDate": "2019-08-24T14:15:22Z"
                          *         }
-                         *       ]
+                         *       ],
+                         *       "isSma": true
                          *     }
                          */
                         "application/json": {
@@ -9813,6 +9864,8 @@ export interface paths {
                                 /** Format: date-time */
                                 editedDate: string;
                             }[];
+                            /** @description Whether the account is a separately managed account (set by UpdateDoNotTradeAndSma) */
+                            isSma: boolean;
                         };
                     };
                 };
@@ -14057,7 +14110,7 @@ export interface paths {
         put?: never;
         /**
          * Add, change and remove Normal Sleeves (omitted ones are removed); answers the committed state
-         * @description Sends the whole set of Normal Sleeves a registration should have: listed sleeves are added or changed, sleeves left out are removed, and targets must add up to 100%. All or nothing; the answer is the registration's sleeves as committed.
+         * @description Sends the whole set of Normal Sleeves a registration should have: listed sleeves are added or changed, sleeves left out are removed, and targets must add up to 100%. A removed sleeve's positions (with their tax lots) and cash move to the Custodial Account sleeve; a sleeve with open orders, pending transactions or open sleeve transfers cannot be removed until they settle (400 naming it). All or nothing; the answer is the registration's sleeves as committed.
          *
          *     Needs a token whose role grants `portfolio.edit`.
          */
@@ -17569,6 +17622,7 @@ export interface paths {
                          *         "isActive": true,
                          *         "restrictedPlanId": 1,
                          *         "taxStatus": "Taxable",
+                         *         "isSma": true,
                          *         "sleeveType": "string",
                          *         "sleeveTargetPercent": 0,
                          *         "sleeveToleranceLower": 0,
@@ -17618,6 +17672,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -17743,6 +17799,7 @@ export interface paths {
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
                          *       "taxStatus": "Taxable",
+                         *       "isSma": true,
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -17791,6 +17848,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -17903,6 +17962,7 @@ export interface paths {
                      *       "isActive": true,
                      *       "restrictedPlanId": 1,
                      *       "taxStatus": "Taxable",
+                     *       "isSma": true,
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -17927,6 +17987,8 @@ export interface paths {
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
+                        /** @description A separately managed account (SMA); false by default. The rebalancer integration sets it with UpdateDoNotTradeAndSma. */
+                        isSma?: boolean;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -17957,6 +18019,7 @@ export interface paths {
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
                          *       "taxStatus": "Taxable",
+                         *       "isSma": true,
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -18005,6 +18068,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -18131,6 +18196,7 @@ export interface paths {
                      *         "isActive": true,
                      *         "restrictedPlanId": 1,
                      *         "taxStatus": "Taxable",
+                     *         "isSma": true,
                      *         "userDefinedFields": [
                      *           {
                      *             "userDefineDefinitionId": 1,
@@ -18156,6 +18222,8 @@ export interface paths {
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
+                        /** @description A separately managed account (SMA); false by default. The rebalancer integration sets it with UpdateDoNotTradeAndSma. */
+                        isSma?: boolean;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -18187,6 +18255,7 @@ export interface paths {
                          *         "isActive": true,
                          *         "restrictedPlanId": 1,
                          *         "taxStatus": "Taxable",
+                         *         "isSma": true,
                          *         "sleeveType": "string",
                          *         "sleeveTargetPercent": 0,
                          *         "sleeveToleranceLower": 0,
@@ -18236,6 +18305,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -18337,6 +18408,7 @@ export interface paths {
                      *       "isActive": true,
                      *       "restrictedPlanId": 1,
                      *       "taxStatus": "Taxable",
+                     *       "isSma": true,
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -18361,6 +18433,8 @@ export interface paths {
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
+                        /** @description A separately managed account (SMA); false by default. The rebalancer integration sets it with UpdateDoNotTradeAndSma. */
+                        isSma?: boolean;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -18392,6 +18466,7 @@ export interface paths {
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
                          *       "taxStatus": "Taxable",
+                         *       "isSma": true,
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -18440,6 +18515,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -20408,9 +20485,9 @@ export interface paths {
                      *       "branchID": 1,
                      *       "oldRep_ID": "string",
                      *       "number": "string",
-                     *       "impDate": "2019-08-24T14:15:22Z",
+                     *       "impDate": "string",
                      *       "firstTransactionDate": "2019-08-24",
-                     *       "startDate": "2019-08-24T14:15:22Z",
+                     *       "startDate": "string",
                      *       "repStatus": "string",
                      *       "firmName": "string",
                      *       "actgLedgerNum": "string",
@@ -20499,14 +20576,20 @@ export interface paths {
                         oldRep_ID?: string | null;
                         /** @description Registration number, unique in the firm */
                         number: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         impDate?: string | null;
                         /**
                          * Format: date
                          * @description YYYY-MM-DD
                          */
                         firstTransactionDate?: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         startDate?: string | null;
                         repStatus?: string | null;
                         firmName?: string | null;
@@ -20908,9 +20991,9 @@ export interface paths {
                      *         "branchID": 1,
                      *         "oldRep_ID": "string",
                      *         "number": "string",
-                     *         "impDate": "2019-08-24T14:15:22Z",
+                     *         "impDate": "string",
                      *         "firstTransactionDate": "2019-08-24",
-                     *         "startDate": "2019-08-24T14:15:22Z",
+                     *         "startDate": "string",
                      *         "repStatus": "string",
                      *         "firmName": "string",
                      *         "actgLedgerNum": "string",
@@ -21000,14 +21083,20 @@ export interface paths {
                         oldRep_ID?: string | null;
                         /** @description Registration number, unique in the firm */
                         number: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         impDate?: string | null;
                         /**
                          * Format: date
                          * @description YYYY-MM-DD
                          */
                         firstTransactionDate?: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         startDate?: string | null;
                         repStatus?: string | null;
                         firmName?: string | null;
@@ -21387,9 +21476,9 @@ export interface paths {
                      *         "branchID": 1,
                      *         "oldRep_ID": "string",
                      *         "number": "string",
-                     *         "impDate": "2019-08-24T14:15:22Z",
+                     *         "impDate": "string",
                      *         "firstTransactionDate": "2019-08-24",
-                     *         "startDate": "2019-08-24T14:15:22Z",
+                     *         "startDate": "string",
                      *         "repStatus": "string",
                      *         "firmName": "string",
                      *         "actgLedgerNum": "string",
@@ -21481,14 +21570,20 @@ export interface paths {
                             oldRep_ID?: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: iso-date-time
+                             * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                             */
                             impDate?: string | null;
                             /**
                              * Format: date
                              * @description YYYY-MM-DD
                              */
                             firstTransactionDate?: string | null;
-                            /** Format: date-time */
+                            /**
+                             * Format: iso-date-time
+                             * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                             */
                             startDate?: string | null;
                             repStatus?: string | null;
                             firmName?: string | null;
@@ -27791,7 +27886,7 @@ export interface paths {
         put?: never;
         /**
          * Add, change and remove Normal Sleeves (omitted ones are removed); answers the committed state
-         * @description Sends the whole set of Normal Sleeves a registration should have: listed sleeves are added or changed, sleeves left out are removed, and targets must add up to 100%. All or nothing; the answer is the registration's sleeves as committed.
+         * @description Sends the whole set of Normal Sleeves a registration should have: listed sleeves are added or changed, sleeves left out are removed, and targets must add up to 100%. A removed sleeve's positions (with their tax lots) and cash move to the Custodial Account sleeve; a sleeve with open orders, pending transactions or open sleeve transfers cannot be removed until they settle (400 naming it). All or nothing; the answer is the registration's sleeves as committed.
          *
          *     Needs a token whose role grants `portfolio.edit`.
          */
@@ -32323,8 +32418,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a custom reason; its details move to Manual (administrator or rebalancer service account)
-         * @description Deletes one of your firm's own reasons by its globalId; the details that gave it now give the Manual reason, so no block is lost.
+         * Delete a reason; its details move to Manual (administrator or rebalancer service account)
+         * @description Deletes a reason of your firm by its globalId: one of your own, or a system reason other than Manual (OCI, TOM Only, Fixed Income), which stays deleted. The details that gave it now give the Manual reason, so no block is lost. Manual itself cannot be deleted (400).
          *
          *     Needs a token whose role grants `platform.admin` or `rebalancer.service`.
          */
@@ -32497,7 +32592,8 @@ export interface paths {
                          *           "editedBy": "string",
                          *           "editedDate": "2019-08-24T14:15:22Z"
                          *         }
-                         *       ]
+                         *       ],
+                         *       "isSma": true
                          *     }
                          */
                         "application/json": {
@@ -32539,6 +32635,8 @@ export interface paths {
                                 /** Format: date-time */
                                 editedDate: string;
                             }[];
+                            /** @description Whether the account is a separately managed account (set by UpdateDoNotTradeAndSma) */
+                            isSma: boolean;
                         };
                     };
                 };
@@ -32605,8 +32703,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Rebalancer integration: set trading-blocked (SMA settings are accepted for compatibility and not stored)
-         * @description Rebalancer integration: set trading-blocked (SMA settings are accepted for compatibility and not stored). Only isTradingBlocked (or modelingInfo.isTradingBlocked) is read: true adds a Manual trade block when the account has none, false removes the Manual block. Answers whether the account is now blocked.
+         * Rebalancer integration: set trading-blocked and whether the account is an SMA
+         * @description isTradingBlocked (or modelingInfo.isTradingBlocked) true adds a Manual trade block when the account has none, false removes the Manual block; isSma, when sent, is stored on the account (GET …/Portfolio/Accounts/{id} shows it). Both are optional; the other fields of an account are ignored. Answers the account's blocks and isSma as they now are.
          *
          *     Needs a token whose role grants `portfolio.edit`.
          */
@@ -32640,6 +32738,7 @@ export interface paths {
                             /** @description Legacy trade block flag */
                             isTradingBlocked?: boolean;
                         };
+                        /** @description A separately managed account */
                         isSma?: boolean;
                     };
                 };
@@ -32682,7 +32781,8 @@ export interface paths {
                          *           "editedBy": "string",
                          *           "editedDate": "2019-08-24T14:15:22Z"
                          *         }
-                         *       ]
+                         *       ],
+                         *       "isSma": true
                          *     }
                          */
                         "application/json": {
@@ -32724,6 +32824,8 @@ export interface paths {
                                 /** Format: date-time */
                                 editedDate: string;
                             }[];
+                            /** @description Whether the account is a separately managed account (set by UpdateDoNotTradeAndSma) */
+                            isSma: boolean;
                         };
                     };
                 };
@@ -32864,7 +32966,8 @@ export interface paths {
                          *             "editedBy": "string",
                          *             "editedDate": "2019-08-24T14:15:22Z"
                          *           }
-                         *         ]
+                         *         ],
+                         *         "isSma": true
                          *       }
                          *     ]
                          */
@@ -32907,6 +33010,8 @@ export interface paths {
                                 /** Format: date-time */
                                 editedDate: string;
                             }[];
+                            /** @description Whether the account is a separately managed account (set by UpdateDoNotTradeAndSma) */
+                            isSma: boolean;
                         }[];
                     };
                 };
