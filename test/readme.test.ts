@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDatabase, type TestDatabase } from './support/databases.js';
 
 /**
  * The README's shell commands, run as printed against a started server: a newcomer's first hour.
@@ -29,17 +32,38 @@ function freePort(): Promise<number> {
   });
 }
 
-describe('the README, as printed', () => {
+/** A statement on the test PostgreSQL database, outside any suite's schema. */
+async function adminQuery(database: TestDatabase, text: string) {
+  if (database.config.dialect !== 'postgres') return;
+  const client = new pg.Client({ connectionString: database.config.url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+describeEachDatabase('the README, as printed', (database) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'wealth-readme-'));
+  // On PostgreSQL the server gets a schema of its own (and one for its job queue), dropped at the end.
+  const schema = database.config.dialect === 'postgres' ? `readme_${randomBytes(5).toString('hex')}` : undefined;
   let port = 0;
   let server: ChildProcess;
   let output = '';
 
   beforeAll(async () => {
     port = await freePort();
+    const databaseEnv: Record<string, string> = { DATABASE_URL: '' };
+    if (schema && database.config.dialect === 'postgres') {
+      await adminQuery(database, `create schema ${schema}`);
+      const url = new URL(database.config.url);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      Object.assign(databaseEnv, { DATABASE_URL: url.toString(), JOB_SCHEMA: `${schema}_jobs` });
+    }
     server = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli.ts'), 'serve'], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...databaseEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     server.stdout?.on('data', (chunk) => (output += chunk));
@@ -53,10 +77,18 @@ describe('the README, as printed', () => {
     }
   }, 180_000);
 
-  afterAll(() => {
-    server?.kill('SIGTERM');
+  afterAll(async () => {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+    }
     rmSync(dataDir, { recursive: true, force: true });
-  });
+    if (schema) {
+      await adminQuery(database, `drop schema if exists ${schema} cascade`);
+      await adminQuery(database, `drop schema if exists ${schema}_jobs cascade`);
+    }
+  }, 60_000);
 
   /** Runs README lines in bash from the repository folder, the address moved to the test's port. */
   const run = (script: string) => {
@@ -98,12 +130,6 @@ describe('the README, as printed', () => {
       expect(index.links.map((l) => l.rel)).toEqual(['reference', 'openapi', 'health']);
     }
   });
-
-  it('npm run fuzz loads its support outside a test run (no vitest in its imports)', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', "await import('./test/support/fuzz.ts'); console.log('loaded')"], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-    expect(result.stderr).not.toMatch(/Vitest/);
-    expect(result.stdout.trim()).toBe('loaded');
-  });
 });
 
 /**
@@ -119,6 +145,12 @@ describe('the README and the user documents', () => {
       return e.name.endsWith('.md') && path !== join('docs', 'decisions.md') ? [path] : [];
     });
   const documents = ['README.md', ...markdown('docs')];
+
+  it('npm run fuzz loads its support outside a test run (no vitest in its imports)', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '-e', "await import('./test/support/fuzz.ts'); console.log('loaded')"], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(result.stderr).not.toMatch(/Vitest/);
+    expect(result.stdout.trim()).toBe('loaded');
+  });
 
   it.each(documents)('%s names no file outside the repository and no file that is not there', (document) => {
     const text = readFileSync(join(root, document), 'utf8');
