@@ -2,7 +2,9 @@
  * Follows a rebalance batch until it is done, printing its progress: the example the README gives
  * for `GET {base_url}/v1/Trading/TradeGenerationStatus/{id}`.
  *
- *   npx tsx examples/follow-batch.ts <batchId>        (TOKEN and BASE_URL from the environment)
+ *   TOKEN=<access token> npx tsx examples/follow-batch.ts <batchId>
+ *
+ * BASE_URL, the platform's address, defaults to http://localhost:8080/api (`npm start`'s).
  *
  * A batch's `itemsCompleted` grows a chunk of accounts at a time (REBALANCE_CHUNK_SIZE) up to
  * `totalItems`; `isDone` turns true when it is Complete or Failed.

@@ -29,7 +29,7 @@ describeEachDatabase('Basic-only login, a firm setting', (database) => {
     const login = await basicOnly(t.firm.users.api);
     expect(login.statusCode).toBe(200);
     const token = login.json().access_token;
-    expect(login.json()).toEqual({ access_token: expect.any(String), expires_in: expect.any(Number) });
+    expect(login.json()).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: expect.any(Number) });
     // The token works as the client sends it, and names its user.
     const me = await t.app.inject({ url: '/api/v1//authorization/user', headers: { authorization: `Session ${token}` } });
     expect(me.json().loginUserId).toBe(t.firm.users.api.userName);

@@ -16,7 +16,7 @@ describeEachDatabase('authentication hardening', (database) => {
     const user = t.firm.users.api;
     const response = await login(user.userName, user.password);
     expect(response.statusCode).toBe(200);
-    expect(Object.keys(response.json()).sort()).toEqual(['access_token', 'expires_in']);
+    expect(Object.keys(response.json()).sort()).toEqual(['access_token', 'expires_in', 'token_type']);
   });
 
   it('locks a user out after repeated failures with a clear message, even for the right password, until the lock ends', async () => {

@@ -7,7 +7,7 @@ import { parseBasic, type AuthService } from './service.js';
 
 const TokenResponse = Type.Object({
   access_token: Type.String(),
-  token_type: Type.Optional(Type.String()),
+  token_type: Type.Literal('Bearer', { description: 'How to send the access token: Authorization: Session <token> (the spec\'s form) or Bearer <token>' }),
   expires_in: Type.Number({ description: 'Lifetime of the access token in seconds' }),
   refresh_token: Type.Optional(Type.String({ description: 'One-time use; rotates on every refresh' })),
 });
@@ -118,7 +118,8 @@ async function token(auth: AuthService, oauth: OAuthService, request: FastifyReq
     }
     if (grantType) throw new OAuthError('unsupported_grant_type', `grant_type must be authorization_code or refresh_token, got "${grantType}"`);
     if (request.method === 'GET' && basic) {
-      return await auth.basicLogin({ authorization, clientId, clientSecret, address: request.ip });
+      // RFC 6749 5.1: every token answer names its type, the Basic login's as the OAuth ones do.
+      return { ...(await auth.basicLogin({ authorization, clientId, clientSecret, address: request.ip })), token_type: 'Bearer' as const };
     }
     throw new OAuthError('invalid_request', 'grant_type is missing or empty (or send Basic credentials with GET for an API login)');
   } catch (error) {

@@ -88,6 +88,7 @@ export const accounts: EntityDescriptor<AccountInput, AccountRecord> = {
     // The effective status: the account's own, else its registration type's (read by `joined`;
     // a left join, so a missing registration would read as no type rather than lose the account).
     taxStatus: effectiveTaxStatus(row.tax_status, row.registration_type ?? ''),
+    isSma: row.is_sma === 1,
     sleeveType: row.sleeve_type,
     sleeveTargetPercent: row.sleeve_target_pct,
     sleeveToleranceLower: row.sleeve_tolerance_lower,
@@ -106,6 +107,7 @@ export const accounts: EntityDescriptor<AccountInput, AccountRecord> = {
     is_active: flag(input.isActive),
     restricted_plan_id: input.restrictedPlanId,
     tax_status: input.taxStatus,
+    is_sma: flag(input.isSma),
   }),
   references: [
     { field: 'registrationId', table: 'registrations', label: 'registration' },

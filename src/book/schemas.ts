@@ -64,6 +64,7 @@ export const AccountInput = Type.Object({
       description: 'How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type',
     }),
   ),
+  isSma: Type.Optional(Type.Boolean({ description: 'A separately managed account (SMA); false by default. The rebalancer integration sets it with UpdateDoNotTradeAndSma.' })),
 });
 const NullableNumber = Nullable(Type.Number());
 export const AccountRecord = Type.Object({
@@ -75,6 +76,7 @@ export const AccountRecord = Type.Object({
   isActive: Type.Boolean(),
   restrictedPlanId: Nullable(Id),
   taxStatus: Type.Unsafe<TaxStatus>({ type: 'string', enum: [...TAX_STATUSES], description: 'Effective tax status: the account\'s own, else its registration type\'s' }),
+  isSma: Type.Boolean({ description: 'A separately managed account (SMA)' }),
   sleeveType: Nullable(Type.String()),
   sleeveTargetPercent: NullableNumber,
   sleeveToleranceLower: NullableNumber,

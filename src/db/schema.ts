@@ -186,6 +186,8 @@ export interface AccountTable extends Audit {
   sleeve_tolerance_upper: number | null;
   /** Taxable, TaxDeferred or TaxExempt; null: from the registration type (src/book/registration-types.ts). */
   tax_status: string | null;
+  /** A separately managed account (spec 4.2 rule 7's UpdateDoNotTradeAndSma); 0 by default. */
+  is_sma: Generated<Flag>;
 }
 
 export interface ProductTable extends Audit {

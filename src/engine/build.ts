@@ -6,9 +6,10 @@ import { formatDollars, shareDecimals } from './money.js';
 import { AccountState, newHolding, newLine, type Holding, type Line, type Settings } from './state.js';
 import { BuyPriority, SellPriority, type AccountSnapshot, type Position, type RebalanceOptions } from './types.js';
 import { countedItems, protectedCash } from './values.js';
+import { countedNotes } from './counted.js';
 import { mightTradeAgain } from './needreview.js';
 import { holdingLots } from './tax/holding-lots.js';
-import { groupOf, type TaxPlan } from './tax/plan.js';
+import { groupOf, type TaxPlan, washSaleCause } from './tax/plan.js';
 
 export function settingsOf(opts: RebalanceOptions, snap: AccountSnapshot): Settings {
   const counted = countedItems(opts.assetValues ?? 'PendingTransactionsAndOrders', snap.firmDefaultAssetValues);
@@ -82,6 +83,7 @@ export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjust
       if (h.sellPriority !== SellPriority.SellIfNoGain) h.lossShares += it.shares;
     }
   }
+  countedNotes(st, settings.countPending ? snap.pendingTransactions : undefined, settings.countOrders ? snap.openOrders : undefined);
   if (fatal) {
     st.failed = true;
     return st;
@@ -264,6 +266,7 @@ function avoidWashBuy(st: AccountState, tpl: LineTemplate, line: Line, index: nu
   const original = line.buyProduct;
   if (!original || !blocked.has(groupOf(original))) return;
   line.washMovedFrom = original;
+  line.washCause = washSaleCause(st.snap.products, st.snap.accountId, original, st.tax?.lossSaleOf(groupOf(original)));
   line.buyProduct = null;
   const spec = tpl.lines[index];
   for (const id of spec?.buyable ?? []) {

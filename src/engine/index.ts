@@ -9,5 +9,6 @@ export * from './types.js';
 export { rebalanceHousehold } from './tax/household.js';
 export { TAX_INFO_CODES } from './tax/notes.js';
 export { SUBSTITUTED } from './lines.js';
+export { EARLIER_ORDERS_COUNTED } from './counted.js';
 export { orderLots, relieve, sliceOf, isLongTerm, type LotSlice } from './tax/lots.js';
 export { lotMethodOf } from './tax/plan.js';

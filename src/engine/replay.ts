@@ -4,8 +4,9 @@
 import type { AccountResult, AccountSnapshot, PendingItem, Position } from './types.js';
 
 /** Trades as open orders: a later run with assetValues counting orders sees them as done. */
-export function tradesAsOpenOrders(result: AccountResult): PendingItem[] {
-  return result.trades.map((t) => (t.side === 'Buy' ? { productId: t.productId, shares: t.shares, cash: -t.estimatedAmount } : { productId: t.productId, shares: -t.shares, cash: t.estimatedAmount }));
+export function tradesAsOpenOrders(result: AccountResult, tradeInstanceId?: number): PendingItem[] {
+  const of = tradeInstanceId === undefined ? {} : { tradeInstanceId };
+  return result.trades.map((t) => (t.side === 'Buy' ? { productId: t.productId, shares: t.shares, cash: -t.estimatedAmount, ...of } : { productId: t.productId, shares: -t.shares, cash: t.estimatedAmount, ...of }));
 }
 
 /** The snapshot after the trades executed at their estimated amounts. */

@@ -39,7 +39,7 @@ export function finishState(st: AccountState): AccountResult {
     if (line.bought > 0 && bp) {
       v += line.bought * (bp.price as number);
       // A tax-aware run says when a wash-sale rule moved the buy to this product.
-      const reason = line.washMovedFrom === null ? line.buyReason : `${line.buyReason}; ${bp.ticker} instead of ${line.washMovedFrom.ticker}, sold at a loss in the household within 30 days (wash-sale rule)`;
+      const reason = line.washMovedFrom === null ? line.buyReason : `${line.buyReason}; ${bp.ticker} instead of ${line.washMovedFrom.ticker}: ${line.washCause} (wash-sale rule)`;
       buys.push({ accountId, productId: bp.id, ticker: bp.ticker, side: 'Buy', shares: line.bought, estimatedAmount: line.boughtCents / 100, price: bp.price as number, reason });
     }
     line.afterValue = v;

@@ -99,6 +99,8 @@ export class Line {
   // Tax-aware runs only: the model's buy product that a wash-sale rule moved away from (or left
   // with nothing to buy), and the buy product before a harvest put its replacement there.
   washMovedFrom: Product | null = null;
+  /** Why washMovedFrom may not be bought: the sale that bars it, in words (tax/plan.ts washSaleCause). */
+  washCause = '';
   washBlocked = false;
   harvestedFrom: { product: Product | null; priority: BuyPriorityId; decimals: number } | null = null;
 }
@@ -129,6 +131,7 @@ export function newLine(key: number, ticker: string, inModel: boolean, target: n
   l.sellRank = 1;
   l.buyDropped = false;
   l.washMovedFrom = null;
+  l.washCause = '';
   l.washBlocked = false;
   l.harvestedFrom = null;
   return l;

@@ -110,6 +110,8 @@ export interface PendingItem {
   readonly productId: number | null;
   readonly shares: number;
   readonly cash: number;
+  /** The trade instance an open order or sleeve transfer belongs to; named in the account's messages. */
+  readonly tradeInstanceId?: number;
 }
 
 export interface ModelTarget {
@@ -369,6 +371,8 @@ export interface RecentTrade {
   readonly productId: number;
   readonly date: string;
   readonly kind: 'Buy' | 'LossSale';
+  /** The account of a loss sale, named when it moves a buy; absent when not known. */
+  readonly accountId?: number;
 }
 
 /** Every account of one household (client), planned together in account id order. */

@@ -3,6 +3,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { sample } from 'openapi-sampler';
 import { sendPage } from './html.js';
 import { referencePage } from './reference-page.js';
+import { registerAppIndex } from './app-index.js';
 
 export interface DocumentedApp {
   title: string;
@@ -89,6 +90,7 @@ export async function registerOpenApi(scope: FastifyInstance, app: DocumentedApp
     transformObject: (documents) => ('openapiObject' in documents ? finishDocument(documents.openapiObject as Json) : documents.swaggerObject),
   });
   scope.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => scope.swagger());
+  registerAppIndex(scope, app);
   // `{prefix}/docs` and `{prefix}/docs/` (the router ignores the trailing slash): the page needs no assets.
   let page: string | undefined;
   scope.get('/docs', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {

@@ -85,7 +85,13 @@ export class HouseholdBuilder {
       });
       const regValue = (value * (shares[r] as number)) / shareTotal;
       if (sleeved) this.sleeves(chunk, registration_id, name, regValue);
-      else this.account(chunk, registration_id, name, regValue, rng.chance(0.02) ? null : this.modelAt(rng.int(0, this.modelCount - 1)), null);
+      else {
+        // A larger profile keeps 2% of accounts unmanaged (no model), as firms hold some; the demo
+        // book has a model on every account, so that a newcomer's first rebalance of every
+        // account ends Complete. The draw is made either way, so each book stays a function of its seed.
+        const unmanaged = rng.chance(0.02) && this.extras !== undefined;
+        this.account(chunk, registration_id, name, regValue, unmanaged ? null : this.modelAt(rng.int(0, this.modelCount - 1)), null);
+      }
     }
   }
 

@@ -16,7 +16,12 @@ const AccountBody = Type.Object({
   isTradingBlocked: Blocked,
   modelingInfo: Type.Optional(Type.Object({ isTradingBlocked: Blocked })),
 });
-const State = Type.Object({ accountId: Type.Integer(), isTradingBlocked: Type.Boolean(), tradeBlocks: Type.Array(TradeBlockDetail) });
+const State = Type.Object({
+  accountId: Type.Integer(),
+  isTradingBlocked: Type.Boolean(),
+  tradeBlocks: Type.Array(TradeBlockDetail),
+  isSma: Type.Boolean({ description: 'Whether the account is a separately managed account (set by UpdateDoNotTradeAndSma)' }),
+});
 
 type Body = { isTradingBlocked?: boolean; modelingInfo?: { isTradingBlocked?: boolean } };
 const blockedOf = (body: Body) => body.isTradingBlocked ?? body.modelingInfo?.isTradingBlocked;
@@ -38,11 +43,23 @@ export const legacyAccountRoutes: FastifyPluginAsyncTypebox<{ legacy: LegacyAcco
 
   single('/Portfolio/Accounts/:accountId', 'Update an account; a change of isTradingBlocked creates or removes a Manual block', 'account update');
   single('/Portfolio/Accounts/NewPortfolio/:accountId', 'Changing isTradingBlocked creates or removes a Manual block', 'NewPortfolio');
-  single(
+  app.put(
     '/Portfolio/Accounts/UpdateDoNotTradeAndSma/:accountId',
-    'Rebalancer integration: set trading-blocked (SMA settings are accepted for compatibility and not stored)',
-    'UpdateDoNotTradeAndSma',
-    Type.Object({ ...AccountBody.properties, isSma: Type.Optional(Type.Boolean()) }),
+    {
+      config: edit,
+      schema: {
+        tags,
+        summary: 'Rebalancer integration: set trading-blocked and whether the account is an SMA',
+        description:
+          'isTradingBlocked (or modelingInfo.isTradingBlocked) true adds a Manual trade block when the account has none, false removes the Manual block; isSma, when sent, is stored on the account (GET …/Portfolio/Accounts/{id} shows it). Both are optional; the other fields of an account are ignored. Answers the account\'s blocks and isSma as they now are.',
+        params: AccountParams,
+        querystring: SyncQuery,
+        body: Type.Object({ ...AccountBody.properties, isSma: Type.Optional(Type.Boolean({ description: 'A separately managed account' })) }),
+        response: responses({ 200: State }, [401, 403, 404]),
+      },
+    },
+    async (request) =>
+      legacy.setTradingBlockedAndSma(principalOf(request), request.params.accountId, blockedOf(request.body), request.body.isSma, request.query.createSyncEvent),
   );
 
   app.put(

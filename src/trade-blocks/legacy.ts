@@ -12,6 +12,8 @@ export interface AccountBlockState {
   isTradingBlocked: boolean;
   /** The account's own live details (empty without multi trade block). */
   tradeBlocks: TradeBlockDetail[];
+  /** Whether the account is a separately managed account, as stored. */
+  isSma: boolean;
 }
 
 /**
@@ -28,6 +30,16 @@ export class LegacyAccountService {
 
   setTradingBlocked(actor: Actor, accountId: number, blocked: boolean | undefined, removal: Removal, source: string, sync = true) {
     return this.tradeBlocks.write(actor, sync, (deps) => this.apply(deps, accountId, blocked, removal, source));
+  }
+
+  /** UpdateDoNotTradeAndSma: the trade block flag as above, and `isSma` stored when given, in one transaction. */
+  setTradingBlockedAndSma(actor: Actor, accountId: number, blocked: boolean | undefined, isSma: boolean | undefined, sync = true) {
+    return this.tradeBlocks.write(actor, sync, async (deps) => {
+      if (isSma !== undefined && (await deps.repository.accounts(actor.firmId, [accountId])).length > 0) {
+        await deps.repository.setSma(actor.firmId, accountId, isSma, deps.context.now, actor.userName);
+      }
+      return this.apply(deps, accountId, blocked, 'manual', 'UpdateDoNotTradeAndSma');
+    });
   }
 
   /** All or nothing: every account must exist before any is changed. */
@@ -49,7 +61,7 @@ export class LegacyAccountService {
     if (!account) throw notFound('account', accountId);
     if (!options.multiTradeBlock) {
       if (blocked !== undefined) await repository.setLegacyFlag(actor.firmId, EntityEnum.Account, [accountId], blocked, context.now, actor.userName);
-      return { accountId, isTradingBlocked: blocked ?? account.is_trading_blocked === 1, tradeBlocks: [] };
+      return { accountId, isTradingBlocked: blocked ?? account.is_trading_blocked === 1, tradeBlocks: [], isSma: account.is_sma === 1 };
     }
     const live = await repository.detailsOnEntities(actor.firmId, [accountId], []);
     const active = (view: DetailView) => !(context.view.dates && isOutsideRange(view.start_date, view.end_date, context.view.today));
@@ -72,6 +84,6 @@ export class LegacyAccountService {
       await writer.change(repository, context, doomed.map((view) => ({ view, columns: { is_deleted: 1 }, action: 'delete' as const })));
     }
     const after = (await repository.detailsOnEntities(actor.firmId, [accountId], [])).map((v) => detailDto(v, context.view));
-    return { accountId, isTradingBlocked: after.some((d) => !d.isDisabled), tradeBlocks: after };
+    return { accountId, isTradingBlocked: after.some((d) => !d.isDisabled), tradeBlocks: after, isSma: account.is_sma === 1 };
   }
 }

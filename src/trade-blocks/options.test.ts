@@ -83,7 +83,7 @@ describeEachDatabase('trade block firm options and legacy account endpoints', (d
     // Blocking again does not pile up Manual details.
     expect((await call('PUT', `${accountsUrl}/NewPortfolio/${account}`, { isTradingBlocked: true })).json().tradeBlocks).toHaveLength(1);
     const unblocked = await call('PUT', `${accountsUrl}/UpdateDoNotTradeAndSma/${account}`, { isTradingBlocked: false, isSma: true });
-    expect(unblocked.json()).toEqual({ accountId: account, isTradingBlocked: false, tradeBlocks: [] });
+    expect(unblocked.json()).toEqual({ accountId: account, isTradingBlocked: false, tradeBlocks: [], isSma: true });
     expect((await call('PUT', `${accountsUrl}/NewPortfolio/${account}`, { modelingInfo: { isTradingBlocked: true } })).json().isTradingBlocked).toBe(true);
     expect((await call('PUT', `${accountsUrl}/999999`, { isTradingBlocked: true })).statusCode).toBe(404);
     expect((await call('PUT', `${accountsUrl}/${account}`, { isTradingBlocked: 'yes' })).statusCode).toBe(400);
@@ -110,10 +110,36 @@ describeEachDatabase('trade block firm options and legacy account endpoints', (d
 
   it('sets and clears the legacy account flag on the legacy endpoints with multi trade block off', async () => {
     const on = await call('PUT', `${accountsUrl}/${legacyBook.sleeveAccounts[0]}`, { isTradingBlocked: true }, 'advisor', 'otherFirm');
-    expect(on.json()).toEqual({ accountId: legacyBook.sleeveAccounts[0], isTradingBlocked: true, tradeBlocks: [] });
+    expect(on.json()).toEqual({ accountId: legacyBook.sleeveAccounts[0], isTradingBlocked: true, tradeBlocks: [], isSma: false });
     expect((await flags(legacyBook.sleeveAccounts[0], legacyBook.sleeved)).account).toBe(1);
     await call('PUT', `${accountsUrl}/action/updateDoNotTrade`, [{ id: legacyBook.sleeveAccounts[0], modelingInfo: { isTradingBlocked: false } }], 'advisor', 'otherFirm');
     expect((await flags(legacyBook.sleeveAccounts[0], legacyBook.sleeved)).account).toBe(0);
     expect(await details(t.otherFirm.firmId)).toBe(0);
+  });
+  // Section 4.2 rule 7: "PUT /v1/Portfolio/Accounts/UpdateDoNotTradeAndSma/{accountId} | used by the
+  // rebalancer integration to update trading-blocked and SMA settings".
+  it('UpdateDoNotTradeAndSma stores isSma and the account answers it', async () => {
+    const account = book.account;
+    const read = async () => (await call('GET', `${accountsUrl}/Verbose/${account}`)).json();
+    expect((await read()).isSma).toBe(false);
+    const sma = await call('PUT', `${accountsUrl}/UpdateDoNotTradeAndSma/${account}`, { isSma: true });
+    expect(sma.statusCode, sma.body).toBe(200);
+    expect(sma.json()).toMatchObject({ accountId: account, isSma: true });
+    expect(await read()).toMatchObject({ id: account, isSma: true });
+    // Left out, isSma keeps its value while the block changes; sent false, it is cleared.
+    expect((await call('PUT', `${accountsUrl}/UpdateDoNotTradeAndSma/${account}`, { isTradingBlocked: true })).json()).toMatchObject({ isTradingBlocked: true, isSma: true });
+    expect((await call('PUT', `${accountsUrl}/UpdateDoNotTradeAndSma/${account}`, { isTradingBlocked: false, isSma: false })).json()).toMatchObject({ isSma: false });
+    expect((await read()).isSma).toBe(false);
+    // A firm without multi trade block stores it the same way.
+    const legacy = await call('PUT', `${accountsUrl}/UpdateDoNotTradeAndSma/${legacyBook.account}`, { isSma: true }, 'advisor', 'otherFirm');
+    expect(legacy.json()).toMatchObject({ accountId: legacyBook.account, isSma: true });
+    // Bad input names the field and writes nothing; another firm's account and a reader are refused.
+    const bad = await call('PUT', `${accountsUrl}/UpdateDoNotTradeAndSma/${account}`, { isTradingBlocked: true, isSma: 'yes' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual([{ field: 'isSma', message: 'must be boolean' }]);
+    expect((await read()).isSma).toBe(false);
+    expect((await call('PUT', `${accountsUrl}/UpdateDoNotTradeAndSma/${legacyBook.account}`, { isSma: false })).statusCode).toBe(404);
+    expect((await call('PUT', `${accountsUrl}/UpdateDoNotTradeAndSma/${account}`, { isSma: true }, 'reader')).statusCode).toBe(403);
+    expect((await read()).isSma).toBe(false);
   });
 });

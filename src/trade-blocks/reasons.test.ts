@@ -96,4 +96,29 @@ describeEachDatabase('trade block reasons', (database) => {
       ['reassign', 'service@alpha'],
     ]);
   });
+  // Section 3: "trade block reason | existing | delete reason | caller is platform administrator or
+  // rebalancer service account, reason found | removed | details using it are reassigned to Manual".
+  it('deletes a system reason other than Manual, as administrator or service account, reassigning its details to Manual', async () => {
+    const [manual, oci, tomOnly] = await reasons();
+    const created = await call('POST', url, [block(book.account, { tradeBlockReasonId: oci!.id, description: 'custodian import' })]);
+    const detail = created.json().successfulTradeBlocks[0];
+    expect(detail.tradeBlockReasonId).toBe(oci!.id);
+    expect((await call('DELETE', `${reasonsUrl}/${oci!.globalId}`, undefined, 'advisor')).statusCode).toBe(403);
+
+    const deleted = await call('DELETE', `${reasonsUrl}/${oci!.globalId}`, undefined, 'admin');
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(deleted.json()).toEqual({ globalId: oci!.globalId, name: 'OCI', reassignedTradeBlocks: 1, reassignedTo: manual!.id });
+    expect((await call('GET', `${url}/${detail.id}`)).json()).toMatchObject({ tradeBlockReasonId: manual!.id, tradeBlockReason: { name: 'Manual' } });
+    const byService = await call('DELETE', `${reasonsUrl}/${tomOnly!.globalId}`, undefined, 'service');
+    expect(byService.json()).toMatchObject({ name: 'TOM Only', reassignedTradeBlocks: 0 });
+
+    // Removed stays removed: later writes bring back only Manual, which cannot go.
+    await call('POST', url, [block(book.account, { tradeBlockReasonId: manual!.id, description: 'later write' })]);
+    expect((await reasons()).map((r) => r.name).filter((n) => ['Manual', 'OCI', 'TOM Only', 'Fixed Income'].includes(n))).toEqual(['Manual', 'Fixed Income']);
+    const manualDelete = await call('DELETE', `${reasonsUrl}/${manual!.globalId}`, undefined, 'admin');
+    expect(manualDelete.statusCode).toBe(400);
+    expect(manualDelete.json().errors).toEqual([{ field: 'tradeBlockReasonGlobalId', message: 'reason Manual cannot be deleted: the details of deleted reasons are reassigned to it' }]);
+    // The other firm keeps its own.
+    expect((await reasons('otherFirm')).map((r) => r.name)).toEqual(['Manual', 'OCI', 'TOM Only', 'Fixed Income']);
+  });
 });

@@ -42,12 +42,15 @@ export class TradeBlockReasonService {
     });
   }
 
-  /** Section 3: the reason goes; its details are reassigned to Manual (and synced as such). */
+  /** Section 3: the reason goes, a system one too (Manual excepted); its details are reassigned to Manual (and synced as such). */
   async delete(principal: Principal, globalId: string, sync = true) {
     return this.details.write(principal, sync, async ({ repository, context, reasons }) => {
       const reason = reasons.find((r) => r.global_id === globalId.toLowerCase());
       if (!reason) throw notFound('trade block reason', globalId);
-      if (reason.is_system_maintained === 1) throw systemMaintained('tradeBlockReasonGlobalId', reason.name);
+      // Section 3 removes any reason an administrator names; Manual stays, as every reassignment lands on it.
+      if (reason.is_system_maintained === 1 && reason.name === SystemReason.Manual) {
+        throw validationError('tradeBlockReasonGlobalId', 'reason Manual cannot be deleted: the details of deleted reasons are reassigned to it');
+      }
       const manual = reasons.find((r) => r.name === SystemReason.Manual && r.is_system_maintained === 1)!;
       const views = await repository.detailsWithReason(principal.firmId, reason.id);
       await this.details.writer.change(

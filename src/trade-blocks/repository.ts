@@ -194,12 +194,12 @@ export class TradeBlockRepository {
   // The book entities a block can sit on.
 
   async accounts(firmId: number, ids: number[]) {
-    const out: { id: number; name: string; registration_id: number; is_trading_blocked: number }[] = [];
+    const out: { id: number; name: string; registration_id: number; is_trading_blocked: number; is_sma: number }[] = [];
     for (const part of chunks([...new Set(ids)])) {
       out.push(
         ...(await this.db
           .selectFrom('accounts')
-          .select(['id', 'name', 'registration_id', 'is_trading_blocked'])
+          .select(['id', 'name', 'registration_id', 'is_trading_blocked', 'is_sma'])
           .where('firm_id', '=', firmId)
           .where('id', 'in', part)
           .execute()),
@@ -231,6 +231,10 @@ export class TradeBlockRepository {
       .where('registration_id', '=', registrationId)
       .orderBy('id')
       .execute();
+  }
+
+  async setSma(firmId: number, accountId: number, isSma: boolean, at: string, by: string) {
+    await this.db.updateTable('accounts').set({ is_sma: isSma ? 1 : 0, edited_at: at, edited_by: by }).where('firm_id', '=', firmId).where('id', '=', accountId).execute();
   }
 
   async setLegacyFlag(firmId: number, entityEnum: number, ids: number[], blocked: boolean, at: string, by: string) {

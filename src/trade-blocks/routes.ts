@@ -197,8 +197,8 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
       config: manageReasons,
       schema: {
         tags,
-        summary: 'Delete a custom reason; its details move to Manual (administrator or rebalancer service account)',
-        description: 'Deletes one of your firm\'s own reasons by its globalId; the details that gave it now give the Manual reason, so no block is lost.',
+        summary: 'Delete a reason; its details move to Manual (administrator or rebalancer service account)',
+        description: 'Deletes a reason of your firm by its globalId: one of your own, or a system reason other than Manual (OCI, TOM Only, Fixed Income), which stays deleted. The details that gave it now give the Manual reason, so no block is lost. Manual itself cannot be deleted (400).',
         params: Type.Object({ tradeBlockReasonGlobalId: Type.String({ format: 'uuid' }) }),
         response: responses(
           { 200: Type.Object({ globalId: Type.String(), name: Type.String(), reassignedTradeBlocks: Type.Integer(), reassignedTo: Type.Integer() }) },

@@ -3,7 +3,7 @@ import { type Clock, isoNow } from '../shared/clock.js';
 import { DomainError, notFound, validationError } from '../shared/errors.js';
 import { createBatch, updateBatch, type BatchDeps } from './batch.js';
 import { tradeBlocksForEngine } from './engine-input.js';
-import { SYSTEM_REASONS, detailDto } from './model.js';
+import { SystemReason, detailDto } from './model.js';
 import type { DetailView, FirmOptions, ReasonRow, TradeBlockRepository } from './repository.js';
 import { EntityEnum, type HistoryEntry, type RelatedEntity, type TradeBlockDetail, type TradeBlockResult } from './schemas.js';
 import { type Actor, DetailWriter, type WriteContext } from './writes.js';
@@ -44,10 +44,14 @@ export class TradeBlockService {
     return result;
   }
 
-  /** The four system reasons exist in every firm: ensured here, idempotently, on first use. */
+  /**
+   * A firm gets the four system reasons when it is created (and by migration 0012). Only Manual,
+   * which the legacy paths and reassignment need and which cannot be deleted, is ensured here on
+   * use: the others may be deleted by an administrator (section 3) and stay deleted.
+   */
   async reasonsOf(repository: TradeBlockRepository, firmId: number): Promise<ReasonRow[]> {
     const rows = await repository.reasons(firmId);
-    const missing = SYSTEM_REASONS.filter((name) => !rows.some((r) => r.name === name && r.is_system_maintained === 1));
+    const missing = [SystemReason.Manual].filter((name) => !rows.some((r) => r.name === name && r.is_system_maintained === 1));
     if (missing.length === 0) return rows;
     const now = isoNow(this.clock);
     await repository.insertReasonsIfMissing(missing.map((name) => newReason({ firmId, userName: 'system' }, now, name, true)));

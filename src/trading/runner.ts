@@ -9,6 +9,7 @@ import {
   errorResult,
   TAX_INFO_CODES,
   SUBSTITUTED,
+  EARLIER_ORDERS_COUNTED,
   unknownAccountResult,
 } from '../engine/index.js';
 import type { Clock } from '../shared/clock.js';
@@ -118,10 +119,11 @@ export class BatchRunner {
         });
       }
       for (const message of result.messages) {
-        // Info lines would cost more to store than the trades; a tax-aware batch keeps those that
-        // explain its harvests and wash-sale decisions, and every batch the substitution behind a
-        // trade of the substitute (not the one every account on the model repeats without trading).
-        if (message.severity === 'Info' && !(taxOptions && TAX_INFO_CODES.has(message.code)) && !explainsATrade(message, result)) continue;
+        // Info lines would cost more to store than the trades. Kept: the note that earlier orders or
+        // pending transactions were counted; in a tax-aware batch those that explain its harvests and
+        // wash-sale decisions; and the substitution behind a trade of the substitute (not the one every
+        // account on the model repeats without trading).
+        if (message.severity === 'Info' && message.code !== EARLIER_ORDERS_COUNTED && !(taxOptions && TAX_INFO_CODES.has(message.code)) && !explainsATrade(message, result)) continue;
         messages.push({ accountId: message.accountId ?? result.accountId, severity: message.severity, code: message.code, message: message.message });
       }
     }

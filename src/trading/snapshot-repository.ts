@@ -222,7 +222,7 @@ export class SnapshotRepository {
       .execute();
     const orders = await trx
       .selectFrom('trades')
-      .select(['account_id', 'product_id', 'side', 'shares_micros', 'amount_cents'])
+      .select(['account_id', 'product_id', 'side', 'shares_micros', 'amount_cents', 'trade_instance_id'])
       .where('firm_id', '=', firmId)
       .where('account_id', 'in', found)
       .where('status', '=', 'Open')
@@ -231,7 +231,7 @@ export class SnapshotRepository {
     const transfers = await trx
       .selectFrom('sleeve_transfers as s')
       .innerJoin('trade_instances as i', 'i.id', 's.trade_instance_id')
-      .select(['s.account_id', 's.amount_cents'])
+      .select(['s.account_id', 's.amount_cents', 's.trade_instance_id'])
       .where('s.firm_id', '=', firmId)
       .where('s.account_id', 'in', found)
       .where('i.status', '=', 'Open')
@@ -270,9 +270,10 @@ export class SnapshotRepository {
               productId: o.product_id,
               shares: (o.side === 'Sell' ? -1 : 1) * microsToShares(o.shares_micros),
               cash: (o.side === 'Sell' ? 1 : -1) * centsToDollars(o.amount_cents),
+              tradeInstanceId: o.trade_instance_id,
             }),
           ),
-          ...(transfersOf.get(row.id) ?? []).map((t): PendingItem => ({ productId: null, shares: 0, cash: centsToDollars(t.amount_cents) })),
+          ...(transfersOf.get(row.id) ?? []).map((t): PendingItem => ({ productId: null, shares: 0, cash: centsToDollars(t.amount_cents), tradeInstanceId: t.trade_instance_id })),
         ],
         model: row.model_id === null ? null : (context.models.get(row.model_id) ?? null),
         restrictedPlan: planOf(row.id),

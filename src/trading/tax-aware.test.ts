@@ -95,6 +95,33 @@ describeEachDatabase('tax-aware rebalancing through the trading API', (database)
     expect(plain.map(row)).toEqual([`BUY ${hh.VTI} 50 = 10000`]);
   });
 
+  it('a buy moved by the wash-sale rule names the product actually sold (VTSAX for VTI, one group) and the account it was sold in', async () => {
+    const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 50);
+    const k = t.db.kysely;
+    const vti = await k.selectFrom('products').select(['ticker', 'created_at', 'created_by', 'edited_at', 'edited_by', 'price_date']).where('id', '=', hh.VTI).executeTakeFirstOrThrow();
+    const schb = (await k.selectFrom('products').select('ticker').where('id', '=', hh.SCHB).executeTakeFirstOrThrow()).ticker;
+    const vtsax = `VTSAX${vti.ticker.slice(3)}`;
+    const { id: vtsaxId } = await k
+      .insertInto('products')
+      .values({ ...vti, ticker: vtsax, firm_id: t.firm.firmId, name: 'Total Stock Market Admiral', type: 'MutualFund', class: 'Equity', sub_class: null, category: null, price_micros: 100e6, is_cash: 0, allows_fractional: 1, wash_sale_group: `US total market ${vti.ticker}`, harvest_replacement_product_id: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await k.updateTable('products').set({ wash_sale_group: `US total market ${vti.ticker}` }).where('id', '=', hh.VTI).execute();
+    const seller = await hh.account('Individual', 0, []);
+    const { id } = await hh.account('Roth IRA', 10000, [{ productId: hh.BND, lots: [{ shares: 125, cost: 10000, acquired: daysAgo(400) }] }]);
+    await k
+      .insertInto('realized_sales')
+      .values({ firm_id: t.firm.firmId, client_id: hh.clientId, account_id: seller.id, product_id: vtsaxId, trade_id: null, trade_date: daysAgo(12), acquired_date: daysAgo(100), shares_micros: 20e6, proceeds_cents: 200000, cost_cents: 240000, term: 'Short', gain_cents: -40000, created_at: stamp })
+      .execute();
+    const batchId = await generate({ reason: 'NeedReview', keys: [id], taxOptions: {} });
+    const trades = await tradesOf(batchId);
+    expect(trades.map(row)).toEqual([`BUY ${hh.SCHB} 200 = 10000`]);
+    const cause = `${vtsax} (same wash-sale group as ${vti.ticker}) was sold at a loss in account ${seller.id} of the household within 30 days`;
+    expect(trades[0]!.explanation).toContain(`${schb} instead of ${vti.ticker}: ${cause} (wash-sale rule)`);
+    const details = (await get(`/api/Trading/TradeGenerationStatus/${batchId}/Message`)).json().details as { severity: string; message: string; entityId: number }[];
+    expect(details).toContainEqual(expect.objectContaining({ severity: 'Info', entityId: id, message: `buy of ${vti.ticker} moved to ${schb}: ${cause}` }));
+  });
+
   it('without taxOptions the trades carry no lots and the tax summary is empty', async () => {
     const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 25);
     const { id } = await hh.account('Individual', 20000, [{ productId: hh.VTI, lots: [{ shares: 100, cost: 15000, acquired: daysAgo(800) }] }]);

@@ -61,7 +61,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
 
   const realized = await trx
     .selectFrom('realized_sales')
-    .select(['client_id', 'product_id', 'trade_date', 'term', 'gain_cents', 'disallowed_loss_cents'])
+    .select(['client_id', 'account_id', 'product_id', 'trade_date', 'term', 'gain_cents', 'disallowed_loss_cents'])
     .where('firm_id', '=', firmId)
     .where('client_id', 'in', clientIds)
     .where('trade_date', '>=', windowStart < `${year}-01-01` ? windowStart : `${year}-01-01`)
@@ -76,7 +76,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
       if (r.term === 'Long') h.realizedLongTermGain += gain;
       else h.realizedShortTermGain += gain;
     }
-    if (r.trade_date >= windowStart && Number(r.gain_cents) < 0) h.recentTrades.push({ productId: r.product_id, date: r.trade_date, kind: 'LossSale' });
+    if (r.trade_date >= windowStart && Number(r.gain_cents) < 0) h.recentTrades.push({ productId: r.product_id, date: r.trade_date, kind: 'LossSale', accountId: r.account_id });
   }
 
   const orders = await trx
@@ -91,7 +91,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     if (!h) continue;
     const date = o.created_at.slice(0, 10);
     if (o.side === 'Buy') h.recentTrades.push({ productId: o.product_id, date, kind: 'Buy' });
-    else if (o.lots !== null && decodeTradeLots(o.lots).some((l) => l.estimatedGain < 0)) h.recentTrades.push({ productId: o.product_id, date, kind: 'LossSale' });
+    else if (o.lots !== null && decodeTradeLots(o.lots).some((l) => l.estimatedGain < 0)) h.recentTrades.push({ productId: o.product_id, date, kind: 'LossSale', accountId: o.account_id });
   }
 
   const pendingBuys = await trx

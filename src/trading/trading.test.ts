@@ -252,4 +252,33 @@ describeEachDatabase('rebalance jobs through the trading API', (database) => {
       expect(status).toMatchObject({ status: 'Failed', totalItems: 40_001, itemsCompleted: 40_001, errorCount: 40_000 });
     }
   });
+  it('a rebalance shaped by an open instance\'s orders says so in the account\'s messages: which instance and how much', async () => {
+    const account = await book.account();
+    const first = await generate({ reason: 'NeedReview', keys: [account] });
+    const instanceId = (await get(`/api/Trading/TradeGenerationStatus/${first}`)).json().tradeInstanceId;
+    const trades = await tradesOf(first);
+    const total = (action: string) => trades.filter((x) => x.action === action).reduce((sum, x) => sum + Math.round(x.amount * 100), 0) / 100;
+    const dollars = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+    const noted = async (batchId: number) =>
+      ((await get(`/api/Trading/TradeGenerationStatus/${batchId}/Message`)).json().details ?? []).filter((d: { message: string }) => /counted as executed/.test(d.message));
+    expect(await noted(first)).toEqual([]);
+
+    const again = await generate({ reason: 'NeedReview', keys: [account] });
+    expect(await tradesOf(again)).toEqual([]);
+    const status = (await get(`/api/Trading/TradeGenerationStatus/${again}`)).json();
+    expect(status).toMatchObject({ status: 'Complete', errorCount: 0, warningCount: 0 });
+    expect(await noted(again)).toEqual([
+      {
+        severityCode: expect.any(Number),
+        severity: 'Info',
+        entityEnum: 'Account',
+        entityId: account,
+        message: `2 open orders of trade instance ${instanceId} counted as executed: buys ${dollars(total('BUY'))}, sells ${dollars(total('SELL'))}`,
+      },
+    ]);
+    // Asked to leave orders out, the run trades again and says nothing of them.
+    const ignoring = await generate({ reason: 'NeedReview', keys: [account], assetValues: 'Current' });
+    expect((await tradesOf(ignoring)).length).toBeGreaterThan(0);
+    expect(await noted(ignoring)).toEqual([]);
+  });
 });

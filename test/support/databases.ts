@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { TableMetadata } from 'kysely';
 import pg from 'pg';
 import { describe, inject } from 'vitest';
 import { type Db, migrateToLatest, openDatabase } from '../../src/db/database.js';
@@ -67,18 +66,5 @@ export function describeEachDatabase(title: string, suite: (database: TestDataba
   }
 }
 
-/**
- * The tables of the suite's own schema, as Kysely's introspection describes them. The introspection
- * lists every schema's columns: a parallel suite dropping its schema at that moment fails the
- * listing (see retryBookkeeping in src/db/database.ts), so it is tried again.
- */
-export async function tablesOf(db: Db): Promise<TableMetadata[]> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return (await db.kysely.introspection.getTables()).filter((t) => !db.schema || t.schema === db.schema);
-    } catch (error) {
-      if (attempt >= 5) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-    }
-  }
-}
+// Free of vitest, so the fuzz campaign (scripts/fuzz.ts) can use it outside a test run.
+export { tablesOf } from './tables.js';

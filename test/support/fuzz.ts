@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/database.js';
-import { tablesOf } from './databases.js';
+// Only vitest-free support: scripts/fuzz.ts runs this outside a test run.
+import { tablesOf } from './tables.js';
 import type { TestFirm } from './firm.js';
 
 /**

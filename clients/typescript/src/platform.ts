@@ -216,7 +216,11 @@ export interface paths {
                          */
                         "application/json": {
                             access_token: string;
-                            token_type?: string;
+                            /**
+                             * @description How to send the access token: Authorization: Session <token> (the spec's form) or Bearer <token>
+                             * @enum {string}
+                             */
+                            token_type: "Bearer";
                             /** @description Lifetime of the access token in seconds */
                             expires_in: number;
                             /** @description One-time use; rotates on every refresh */
@@ -312,7 +316,11 @@ export interface paths {
                          */
                         "application/json": {
                             access_token: string;
-                            token_type?: string;
+                            /**
+                             * @description How to send the access token: Authorization: Session <token> (the spec's form) or Bearer <token>
+                             * @enum {string}
+                             */
+                            token_type: "Bearer";
                             /** @description Lifetime of the access token in seconds */
                             expires_in: number;
                             /** @description One-time use; rotates on every refresh */
@@ -3688,6 +3696,7 @@ export interface paths {
                          *         "isActive": true,
                          *         "restrictedPlanId": 1,
                          *         "taxStatus": "Taxable",
+                         *         "isSma": true,
                          *         "sleeveType": "string",
                          *         "sleeveTargetPercent": 0,
                          *         "sleeveToleranceLower": 0,
@@ -3737,6 +3746,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -3862,6 +3873,7 @@ export interface paths {
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
                          *       "taxStatus": "Taxable",
+                         *       "isSma": true,
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -3910,6 +3922,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -4022,6 +4036,7 @@ export interface paths {
                      *       "isActive": true,
                      *       "restrictedPlanId": 1,
                      *       "taxStatus": "Taxable",
+                     *       "isSma": true,
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -4046,6 +4061,8 @@ export interface paths {
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
+                        /** @description A separately managed account (SMA); false by default. The rebalancer integration sets it with UpdateDoNotTradeAndSma. */
+                        isSma?: boolean;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -4076,6 +4093,7 @@ export interface paths {
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
                          *       "taxStatus": "Taxable",
+                         *       "isSma": true,
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -4124,6 +4142,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -4250,6 +4270,7 @@ export interface paths {
                      *         "isActive": true,
                      *         "restrictedPlanId": 1,
                      *         "taxStatus": "Taxable",
+                     *         "isSma": true,
                      *         "userDefinedFields": [
                      *           {
                      *             "userDefineDefinitionId": 1,
@@ -4275,6 +4296,8 @@ export interface paths {
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
+                        /** @description A separately managed account (SMA); false by default. The rebalancer integration sets it with UpdateDoNotTradeAndSma. */
+                        isSma?: boolean;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -4306,6 +4329,7 @@ export interface paths {
                          *         "isActive": true,
                          *         "restrictedPlanId": 1,
                          *         "taxStatus": "Taxable",
+                         *         "isSma": true,
                          *         "sleeveType": "string",
                          *         "sleeveTargetPercent": 0,
                          *         "sleeveToleranceLower": 0,
@@ -4355,6 +4379,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -4456,6 +4482,7 @@ export interface paths {
                      *       "isActive": true,
                      *       "restrictedPlanId": 1,
                      *       "taxStatus": "Taxable",
+                     *       "isSma": true,
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -4480,6 +4507,8 @@ export interface paths {
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
+                        /** @description A separately managed account (SMA); false by default. The rebalancer integration sets it with UpdateDoNotTradeAndSma. */
+                        isSma?: boolean;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -4511,6 +4540,7 @@ export interface paths {
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
                          *       "taxStatus": "Taxable",
+                         *       "isSma": true,
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -4559,6 +4589,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -6527,9 +6559,9 @@ export interface paths {
                      *       "branchID": 1,
                      *       "oldRep_ID": "string",
                      *       "number": "string",
-                     *       "impDate": "2019-08-24T14:15:22Z",
+                     *       "impDate": "string",
                      *       "firstTransactionDate": "2019-08-24",
-                     *       "startDate": "2019-08-24T14:15:22Z",
+                     *       "startDate": "string",
                      *       "repStatus": "string",
                      *       "firmName": "string",
                      *       "actgLedgerNum": "string",
@@ -6618,14 +6650,20 @@ export interface paths {
                         oldRep_ID?: string | null;
                         /** @description Registration number, unique in the firm */
                         number: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         impDate?: string | null;
                         /**
                          * Format: date
                          * @description YYYY-MM-DD
                          */
                         firstTransactionDate?: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         startDate?: string | null;
                         repStatus?: string | null;
                         firmName?: string | null;
@@ -7027,9 +7065,9 @@ export interface paths {
                      *         "branchID": 1,
                      *         "oldRep_ID": "string",
                      *         "number": "string",
-                     *         "impDate": "2019-08-24T14:15:22Z",
+                     *         "impDate": "string",
                      *         "firstTransactionDate": "2019-08-24",
-                     *         "startDate": "2019-08-24T14:15:22Z",
+                     *         "startDate": "string",
                      *         "repStatus": "string",
                      *         "firmName": "string",
                      *         "actgLedgerNum": "string",
@@ -7119,14 +7157,20 @@ export interface paths {
                         oldRep_ID?: string | null;
                         /** @description Registration number, unique in the firm */
                         number: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         impDate?: string | null;
                         /**
                          * Format: date
                          * @description YYYY-MM-DD
                          */
                         firstTransactionDate?: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         startDate?: string | null;
                         repStatus?: string | null;
                         firmName?: string | null;
@@ -7506,9 +7550,9 @@ export interface paths {
                      *         "branchID": 1,
                      *         "oldRep_ID": "string",
                      *         "number": "string",
-                     *         "impDate": "2019-08-24T14:15:22Z",
+                     *         "impDate": "string",
                      *         "firstTransactionDate": "2019-08-24",
-                     *         "startDate": "2019-08-24T14:15:22Z",
+                     *         "startDate": "string",
                      *         "repStatus": "string",
                      *         "firmName": "string",
                      *         "actgLedgerNum": "string",
@@ -7600,14 +7644,20 @@ export interface paths {
                             oldRep_ID?: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: iso-date-time
+                             * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                             */
                             impDate?: string | null;
                             /**
                              * Format: date
                              * @description YYYY-MM-DD
                              */
                             firstTransactionDate?: string | null;
-                            /** Format: date-time */
+                            /**
+                             * Format: iso-date-time
+                             * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                             */
                             startDate?: string | null;
                             repStatus?: string | null;
                             firmName?: string | null;
@@ -9791,7 +9841,8 @@ export interface paths {
                          *           "editedBy": "string",
                          *           "editedDate": "2019-08-24T14:15:22Z"
                          *         }
-                         *       ]
+                         *       ],
+                         *       "isSma": true
                          *     }
                          */
                         "application/json": {
@@ -9833,6 +9884,8 @@ export interface paths {
                                 /** Format: date-time */
                                 editedDate: string;
                             }[];
+                            /** @description Whether the account is a separately managed account (set by UpdateDoNotTradeAndSma) */
+                            isSma: boolean;
                         };
                     };
                 };
@@ -14077,7 +14130,7 @@ export interface paths {
         put?: never;
         /**
          * Add, change and remove Normal Sleeves (omitted ones are removed); answers the committed state
-         * @description Sends the whole set of Normal Sleeves a registration should have: listed sleeves are added or changed, sleeves left out are removed, and targets must add up to 100%. All or nothing; the answer is the registration's sleeves as committed.
+         * @description Sends the whole set of Normal Sleeves a registration should have: listed sleeves are added or changed, sleeves left out are removed, and targets must add up to 100%. A removed sleeve's positions (with their tax lots) and cash move to the Custodial Account sleeve; a sleeve with open orders, pending transactions or open sleeve transfers cannot be removed until they settle (400 naming it). All or nothing; the answer is the registration's sleeves as committed.
          *
          *     Needs a token whose role grants `portfolio.edit`.
          */
@@ -17589,6 +17642,7 @@ export interface paths {
                          *         "isActive": true,
                          *         "restrictedPlanId": 1,
                          *         "taxStatus": "Taxable",
+                         *         "isSma": true,
                          *         "sleeveType": "string",
                          *         "sleeveTargetPercent": 0,
                          *         "sleeveToleranceLower": 0,
@@ -17638,6 +17692,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -17763,6 +17819,7 @@ export interface paths {
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
                          *       "taxStatus": "Taxable",
+                         *       "isSma": true,
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -17811,6 +17868,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -17923,6 +17982,7 @@ export interface paths {
                      *       "isActive": true,
                      *       "restrictedPlanId": 1,
                      *       "taxStatus": "Taxable",
+                     *       "isSma": true,
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -17947,6 +18007,8 @@ export interface paths {
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
+                        /** @description A separately managed account (SMA); false by default. The rebalancer integration sets it with UpdateDoNotTradeAndSma. */
+                        isSma?: boolean;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -17977,6 +18039,7 @@ export interface paths {
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
                          *       "taxStatus": "Taxable",
+                         *       "isSma": true,
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -18025,6 +18088,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -18151,6 +18216,7 @@ export interface paths {
                      *         "isActive": true,
                      *         "restrictedPlanId": 1,
                      *         "taxStatus": "Taxable",
+                     *         "isSma": true,
                      *         "userDefinedFields": [
                      *           {
                      *             "userDefineDefinitionId": 1,
@@ -18176,6 +18242,8 @@ export interface paths {
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
+                        /** @description A separately managed account (SMA); false by default. The rebalancer integration sets it with UpdateDoNotTradeAndSma. */
+                        isSma?: boolean;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -18207,6 +18275,7 @@ export interface paths {
                          *         "isActive": true,
                          *         "restrictedPlanId": 1,
                          *         "taxStatus": "Taxable",
+                         *         "isSma": true,
                          *         "sleeveType": "string",
                          *         "sleeveTargetPercent": 0,
                          *         "sleeveToleranceLower": 0,
@@ -18256,6 +18325,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -18357,6 +18428,7 @@ export interface paths {
                      *       "isActive": true,
                      *       "restrictedPlanId": 1,
                      *       "taxStatus": "Taxable",
+                     *       "isSma": true,
                      *       "userDefinedFields": [
                      *         {
                      *           "userDefineDefinitionId": 1,
@@ -18381,6 +18453,8 @@ export interface paths {
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
+                        /** @description A separately managed account (SMA); false by default. The rebalancer integration sets it with UpdateDoNotTradeAndSma. */
+                        isSma?: boolean;
                         /** @description The complete list of the record's custom-field values (definitions under Portfolio/UserDefinedFields/Definitions); omit the property to leave every value as it is */
                         userDefinedFields?: {
                             userDefineDefinitionId: number;
@@ -18412,6 +18486,7 @@ export interface paths {
                          *       "isActive": true,
                          *       "restrictedPlanId": 1,
                          *       "taxStatus": "Taxable",
+                         *       "isSma": true,
                          *       "sleeveType": "string",
                          *       "sleeveTargetPercent": 0,
                          *       "sleeveToleranceLower": 0,
@@ -18460,6 +18535,8 @@ export interface paths {
                              * @enum {string}
                              */
                             taxStatus: "Taxable" | "TaxDeferred" | "TaxExempt";
+                            /** @description A separately managed account (SMA) */
+                            isSma: boolean;
                             sleeveType: string | null;
                             sleeveTargetPercent: number | null;
                             sleeveToleranceLower: number | null;
@@ -20428,9 +20505,9 @@ export interface paths {
                      *       "branchID": 1,
                      *       "oldRep_ID": "string",
                      *       "number": "string",
-                     *       "impDate": "2019-08-24T14:15:22Z",
+                     *       "impDate": "string",
                      *       "firstTransactionDate": "2019-08-24",
-                     *       "startDate": "2019-08-24T14:15:22Z",
+                     *       "startDate": "string",
                      *       "repStatus": "string",
                      *       "firmName": "string",
                      *       "actgLedgerNum": "string",
@@ -20519,14 +20596,20 @@ export interface paths {
                         oldRep_ID?: string | null;
                         /** @description Registration number, unique in the firm */
                         number: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         impDate?: string | null;
                         /**
                          * Format: date
                          * @description YYYY-MM-DD
                          */
                         firstTransactionDate?: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         startDate?: string | null;
                         repStatus?: string | null;
                         firmName?: string | null;
@@ -20928,9 +21011,9 @@ export interface paths {
                      *         "branchID": 1,
                      *         "oldRep_ID": "string",
                      *         "number": "string",
-                     *         "impDate": "2019-08-24T14:15:22Z",
+                     *         "impDate": "string",
                      *         "firstTransactionDate": "2019-08-24",
-                     *         "startDate": "2019-08-24T14:15:22Z",
+                     *         "startDate": "string",
                      *         "repStatus": "string",
                      *         "firmName": "string",
                      *         "actgLedgerNum": "string",
@@ -21020,14 +21103,20 @@ export interface paths {
                         oldRep_ID?: string | null;
                         /** @description Registration number, unique in the firm */
                         number: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         impDate?: string | null;
                         /**
                          * Format: date
                          * @description YYYY-MM-DD
                          */
                         firstTransactionDate?: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: iso-date-time
+                         * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                         */
                         startDate?: string | null;
                         repStatus?: string | null;
                         firmName?: string | null;
@@ -21407,9 +21496,9 @@ export interface paths {
                      *         "branchID": 1,
                      *         "oldRep_ID": "string",
                      *         "number": "string",
-                     *         "impDate": "2019-08-24T14:15:22Z",
+                     *         "impDate": "string",
                      *         "firstTransactionDate": "2019-08-24",
-                     *         "startDate": "2019-08-24T14:15:22Z",
+                     *         "startDate": "string",
                      *         "repStatus": "string",
                      *         "firmName": "string",
                      *         "actgLedgerNum": "string",
@@ -21501,14 +21590,20 @@ export interface paths {
                             oldRep_ID?: string | null;
                             /** @description Registration number, unique in the firm */
                             number: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: iso-date-time
+                             * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                             */
                             impDate?: string | null;
                             /**
                              * Format: date
                              * @description YYYY-MM-DD
                              */
                             firstTransactionDate?: string | null;
-                            /** Format: date-time */
+                            /**
+                             * Format: iso-date-time
+                             * @description ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.
+                             */
                             startDate?: string | null;
                             repStatus?: string | null;
                             firmName?: string | null;
@@ -27811,7 +27906,7 @@ export interface paths {
         put?: never;
         /**
          * Add, change and remove Normal Sleeves (omitted ones are removed); answers the committed state
-         * @description Sends the whole set of Normal Sleeves a registration should have: listed sleeves are added or changed, sleeves left out are removed, and targets must add up to 100%. All or nothing; the answer is the registration's sleeves as committed.
+         * @description Sends the whole set of Normal Sleeves a registration should have: listed sleeves are added or changed, sleeves left out are removed, and targets must add up to 100%. A removed sleeve's positions (with their tax lots) and cash move to the Custodial Account sleeve; a sleeve with open orders, pending transactions or open sleeve transfers cannot be removed until they settle (400 naming it). All or nothing; the answer is the registration's sleeves as committed.
          *
          *     Needs a token whose role grants `portfolio.edit`.
          */
@@ -32343,8 +32438,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a custom reason; its details move to Manual (administrator or rebalancer service account)
-         * @description Deletes one of your firm's own reasons by its globalId; the details that gave it now give the Manual reason, so no block is lost.
+         * Delete a reason; its details move to Manual (administrator or rebalancer service account)
+         * @description Deletes a reason of your firm by its globalId: one of your own, or a system reason other than Manual (OCI, TOM Only, Fixed Income), which stays deleted. The details that gave it now give the Manual reason, so no block is lost. Manual itself cannot be deleted (400).
          *
          *     Needs a token whose role grants `platform.admin` or `rebalancer.service`.
          */
@@ -32517,7 +32612,8 @@ export interface paths {
                          *           "editedBy": "string",
                          *           "editedDate": "2019-08-24T14:15:22Z"
                          *         }
-                         *       ]
+                         *       ],
+                         *       "isSma": true
                          *     }
                          */
                         "application/json": {
@@ -32559,6 +32655,8 @@ export interface paths {
                                 /** Format: date-time */
                                 editedDate: string;
                             }[];
+                            /** @description Whether the account is a separately managed account (set by UpdateDoNotTradeAndSma) */
+                            isSma: boolean;
                         };
                     };
                 };
@@ -32625,8 +32723,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Rebalancer integration: set trading-blocked (SMA settings are accepted for compatibility and not stored)
-         * @description Rebalancer integration: set trading-blocked (SMA settings are accepted for compatibility and not stored). Only isTradingBlocked (or modelingInfo.isTradingBlocked) is read: true adds a Manual trade block when the account has none, false removes the Manual block. Answers whether the account is now blocked.
+         * Rebalancer integration: set trading-blocked and whether the account is an SMA
+         * @description isTradingBlocked (or modelingInfo.isTradingBlocked) true adds a Manual trade block when the account has none, false removes the Manual block; isSma, when sent, is stored on the account (GET …/Portfolio/Accounts/{id} shows it). Both are optional; the other fields of an account are ignored. Answers the account's blocks and isSma as they now are.
          *
          *     Needs a token whose role grants `portfolio.edit`.
          */
@@ -32660,6 +32758,7 @@ export interface paths {
                             /** @description Legacy trade block flag */
                             isTradingBlocked?: boolean;
                         };
+                        /** @description A separately managed account */
                         isSma?: boolean;
                     };
                 };
@@ -32702,7 +32801,8 @@ export interface paths {
                          *           "editedBy": "string",
                          *           "editedDate": "2019-08-24T14:15:22Z"
                          *         }
-                         *       ]
+                         *       ],
+                         *       "isSma": true
                          *     }
                          */
                         "application/json": {
@@ -32744,6 +32844,8 @@ export interface paths {
                                 /** Format: date-time */
                                 editedDate: string;
                             }[];
+                            /** @description Whether the account is a separately managed account (set by UpdateDoNotTradeAndSma) */
+                            isSma: boolean;
                         };
                     };
                 };
@@ -32884,7 +32986,8 @@ export interface paths {
                          *             "editedBy": "string",
                          *             "editedDate": "2019-08-24T14:15:22Z"
                          *           }
-                         *         ]
+                         *         ],
+                         *         "isSma": true
                          *       }
                          *     ]
                          */
@@ -32927,6 +33030,8 @@ export interface paths {
                                 /** Format: date-time */
                                 editedDate: string;
                             }[];
+                            /** @description Whether the account is a separately managed account (set by UpdateDoNotTradeAndSma) */
+                            isSma: boolean;
                         }[];
                     };
                 };

@@ -3179,7 +3179,104 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /**
+         * Replace a team's models
+         * @description Makes the listed models the team's complete model list: models left out lose this team and keep their other teams; a model left with no team is seen by every user of the firm, as a model created without teams is. Answers the team's models.
+         *
+         *     Needs a token whose role grants `portfolio.edit`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    teamId: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "modelIds": [
+                     *         1
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The team's complete model list; [] takes every model you can see off the team */
+                        modelIds: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "teamId": 0,
+                         *       "modelIds": [
+                         *         0
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            teamId: number;
+                            modelIds: number[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         /**
          * Attach models to a team
          * @description Shares the listed models with the team (models already shared are left as they are) and answers the team's models.

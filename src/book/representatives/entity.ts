@@ -2,12 +2,14 @@ import type { RepresentativeTable } from '../../db/schema.js';
 import type { EntityDescriptor } from '../entity-descriptor.js';
 import { flag, type Row } from '../mapping.js';
 import {
+  MOMENT_FIELDS,
   newRepresentative,
   REPRESENTATIVE_FIELDS,
   type RepresentativeField,
   RepresentativeInput,
   RepresentativeRecord,
   RepresentativeTemplate,
+  utcMoment,
 } from './schemas.js';
 
 /** Fields with a column of their own (searched, joined or unique); the rest live in `details`. */
@@ -89,7 +91,10 @@ export const representatives: EntityDescriptor<RepresentativeInput, Representati
     const details = stored ? parseDetails(stored.details) : {};
     for (const field of DETAIL_FIELDS) {
       const value = input[field];
-      if (value !== undefined) details[field] = field === 'payeeId' && value === null ? -1 : value;
+      if (value === undefined) continue;
+      if (field === 'payeeId' && value === null) details[field] = -1;
+      else if (MOMENT_FIELDS.has(field) && typeof value === 'string') details[field] = utcMoment(value);
+      else details[field] = value;
     }
     return {
       broker_dealer_id: input.brokerDealerId,

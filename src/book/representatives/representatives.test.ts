@@ -250,4 +250,20 @@ describeEachDatabase('representatives (sections 2.13, 4.7)', (database) => {
     expect(denied.json()).toMatchObject({ code: 'forbidden' });
     expect((await create(await filled(), 'advisor')).statusCode).toBe(200);
   });
+  // Section 2.13: "startDate (timestamp)", and the minimal payload's timestamps carry no offset.
+  it('takes a startDate without an offset (2026-01-01T00:00:00) and reads it as UTC', async () => {
+    const response = await create(await filled({ startDate: '2026-01-01T00:00:00', impDate: '2026-02-03T04:05:06.5' }));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ startDate: '2026-01-01T00:00:00.000Z', impDate: '2026-02-03T04:05:06.500Z' });
+    const read = (await call('GET', `/api/Portfolio/Representatives/Verbose/${response.json().id}`)).json();
+    expect(read).toMatchObject({ startDate: '2026-01-01T00:00:00.000Z', impDate: '2026-02-03T04:05:06.500Z' });
+    // An offset is kept as the moment it names, answered in UTC.
+    const offset = await create(await filled({ startDate: '2026-01-01T09:00:00+02:00' }));
+    expect(offset.json().startDate).toBe('2026-01-01T07:00:00.000Z');
+    for (const startDate of ['2026-02-30T00:00:00', '2026-01-01', '2026-01-01T25:00:00', '2026-01-01T00:00:00+02', 'soon']) {
+      const bad = await create(await filled({ startDate }));
+      expect(bad.statusCode, startDate).toBe(400);
+      expect(bad.json().errors[0].field).toBe('portfolio.startDate');
+    }
+  });
 });

@@ -11,7 +11,29 @@ const Text = (maxLength = 200) => Nullable(Type.String({ maxLength }));
 const OtherId = (description: string) => Nullable(IdSchema(), { description });
 const Flag = Type.Boolean();
 const Day = Nullable(Type.String({ format: 'date', description: 'YYYY-MM-DD' }));
-const Moment = Nullable(Type.String({ format: 'date-time' }));
+/**
+ * Section 2.13 types startDate as a timestamp and shows no offset: an ISO 8601 date-time without
+ * one (`2026-01-01T00:00:00`) is taken as UTC, and every moment is stored and answered in UTC
+ * (`utcMoment`). Seconds are required and a leap second is refused: what a Date can hold.
+ */
+const Moment = {
+  input: Nullable(
+    Type.String({
+      format: 'iso-date-time',
+      pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt ]\\d{2}:\\d{2}:[0-5]\\d(\\.\\d{1,9})?([Zz]|[+-]\\d{2}:\\d{2})?$',
+      description: 'ISO 8601 date-time; without an offset it is read as UTC. Answered in UTC.',
+    }),
+  ),
+  record: Nullable(Type.String({ format: 'date-time' })),
+  initial: null,
+};
+
+/** A moment as stored and answered: UTC, milliseconds, `Z`. An offset-less one is read as UTC. */
+export function utcMoment(value: string): string {
+  const text = value.replace(' ', 'T');
+  const withOffset = /([Zz]|[+-]\d{2}:\d{2})$/.test(text) ? text : `${text}Z`;
+  return new Date(withOffset).toISOString();
+}
 const Codes = (description: string) => Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100, description });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 
@@ -47,9 +69,9 @@ export const REPRESENTATIVE_FIELDS = {
   branchID: { input: OtherId('Branch id'), initial: null },
   oldRep_ID: { input: Text(50), initial: null },
   number: { input: Type.String({ minLength: 1, maxLength: 50, description: 'Registration number, unique in the firm' }), initial: '', required: true },
-  impDate: { input: Moment, initial: null },
+  impDate: Moment,
   firstTransactionDate: { input: Day, initial: null },
-  startDate: { input: Moment, initial: null },
+  startDate: Moment,
   repStatus: { input: Text(50), initial: null },
   firmName: { input: Text(), initial: null },
   actgLedgerNum: { input: Text(50), initial: null },
@@ -96,6 +118,8 @@ export const REPRESENTATIVE_FIELDS = {
 } satisfies Record<string, Field>;
 
 export type RepresentativeField = keyof typeof REPRESENTATIVE_FIELDS;
+/** Fields stored through utcMoment. */
+export const MOMENT_FIELDS: ReadonlySet<string> = new Set(['impDate', 'startDate'] satisfies RepresentativeField[]);
 const entries = Object.entries(REPRESENTATIVE_FIELDS) as [RepresentativeField, Field][];
 
 const Audit = {

@@ -46,6 +46,11 @@ export interface ProcessPlan {
   custodialAccountId: number | null;
   writes: SleeveWrite[];
   removals: Sleeve[];
+  /**
+   * Where the positions and cash of removed sleeves go: the registration's Custodial Account
+   * sleeve (the account the registration held before it was sleeved).
+   */
+  holdingsTo: number | null;
 }
 
 const pick = <T>(given: T | undefined, stored: T): T => (given !== undefined ? given : stored);
@@ -110,18 +115,24 @@ export function planProcess(input: SleeveRegistrationInput, loaded: Loaded, look
     if (!sleeve.system || seen.has(sleeve.account.id)) continue;
     problem('accountSleeves', `the ${sleeve.type} sleeve (account ${sleeve.account.id}, ${sleeve.account.number}) is missing; system sleeves cannot be removed or changed`);
   }
+  // Section 4.8 removes omitted sleeves. What a removed sleeve holds moves to the Custodial Account;
+  // what is still on its way to it (open orders, pending transactions, sleeve transfers of an open
+  // trade instance) would land in a closed account, so those keep it until they settle or are cancelled.
   const removals = current.filter((s) => !s.system && !seen.has(s.account.id));
+  const custodial = current.find((s) => s.type === SleeveType.Custodial);
   for (const sleeve of removals) {
     const held = lookups.holdings.get(sleeve.account.id);
-    const what = [
-      held && held.positions > 0 ? `${held.positions} position(s)` : null,
-      sleeve.account.cash_cents !== 0 ? 'cash' : null,
+    const holds = (held !== undefined && held.positions > 0) || Number(sleeve.account.cash_cents) !== 0;
+    if (holds && !custodial) {
+      problem('accountSleeves', `sleeve account ${sleeve.account.id} (${sleeve.account.number}) is left out and holds positions or cash, and the registration has no Custodial Account sleeve to move them to`);
+    }
+    const inFlight = [
       held && held.orders > 0 ? `${held.orders} open order(s)` : null,
       held && held.pending > 0 ? `${held.pending} pending transaction(s)` : null,
       held && held.transfers > 0 ? `${held.transfers} open sleeve transfer(s)` : null,
     ].filter((w): w is string => w !== null);
-    if (what.length > 0) {
-      problem('accountSleeves', `sleeve account ${sleeve.account.id} (${sleeve.account.number}) is left out but still holds ${what.join(', ')}; sell or move its holdings before removing the sleeve`);
+    if (inFlight.length > 0) {
+      problem('accountSleeves', `sleeve account ${sleeve.account.id} (${sleeve.account.number}) is left out but still has ${inFlight.join(', ')}; let them settle or cancel them before removing the sleeve`);
     }
   }
 
@@ -143,7 +154,7 @@ export function planProcess(input: SleeveRegistrationInput, loaded: Loaded, look
       problem(`accountSleeves[*].${field}`, `must total 100 over the Normal Sleeves${why} (total ${round(total)}); system sleeves carry none`);
     }
   }
-  return { problems, plan: { settings, custodialAccountId: sleeving ? (loaded.accounts[0]?.id ?? null) : null, writes, removals } };
+  return { problems, plan: { settings, custodialAccountId: sleeving ? (loaded.accounts[0]?.id ?? null) : null, writes, removals, holdingsTo: custodial?.account.id ?? null } };
 }
 
 function resolveNormal(

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, type Updateable, sql } from 'kysely';
 import type { AccountSleeveTable, AccountTable, Database, SleeveRegistrationTable } from '../../db/schema.js';
 import { locksRows } from '../../db/dialect.js';
 import { pricedHoldingsByAccount } from '../../db/holdings.js';
@@ -153,6 +153,38 @@ export class SleeveRepository {
       .where('account_id', '=', accountId)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) await this.db.insertInto('account_sleeves').values({ ...columns, firm_id: firmId, account_id: accountId }).execute();
+  }
+
+  /**
+   * Moves every position (with its tax lots) and the cash of account `fromId` into `toId`, share
+   * for share and cent for cent: a position of a product `toId` already holds is merged into it
+   * (shares and cost added, lots re-parented), any other changes account. Answers what moved.
+   */
+  async moveHoldings(firmId: number, fromId: number, toId: number, audit: { edited_at: string; edited_by: string }) {
+    const moving = await this.db.selectFrom('positions').select(['id', 'product_id', 'shares_micros', 'cost_cents']).where('firm_id', '=', firmId).where('account_id', '=', fromId).orderBy('id').execute();
+    const held = moving.length === 0 ? [] : await this.db.selectFrom('positions').select(['id', 'product_id']).where('firm_id', '=', firmId).where('account_id', '=', toId).where('product_id', 'in', moving.map((p) => p.product_id)).execute();
+    const into = new Map(held.map((p) => [p.product_id, p.id]));
+    for (const position of moving) {
+      const target = into.get(position.product_id);
+      if (target === undefined) {
+        await this.db.updateTable('positions').set({ account_id: toId }).where('firm_id', '=', firmId).where('id', '=', position.id).execute();
+        continue;
+      }
+      await this.db
+        .updateTable('positions')
+        .set({ shares_micros: sql`shares_micros + ${position.shares_micros}`, cost_cents: sql`cost_cents + ${position.cost_cents}` })
+        .where('firm_id', '=', firmId)
+        .where('id', '=', target)
+        .execute();
+      await this.db.updateTable('tax_lots').set({ position_id: target }).where('firm_id', '=', firmId).where('position_id', '=', position.id).execute();
+      await this.db.deleteFrom('positions').where('firm_id', '=', firmId).where('id', '=', position.id).execute();
+    }
+    const { cash_cents: cash } = await this.db.selectFrom('accounts').select('cash_cents').where('firm_id', '=', firmId).where('id', '=', fromId).executeTakeFirstOrThrow();
+    if (Number(cash) !== 0) {
+      await this.db.updateTable('accounts').set({ cash_cents: sql`cash_cents + ${Number(cash)}`, ...audit }).where('firm_id', '=', firmId).where('id', '=', toId).execute();
+      await this.db.updateTable('accounts').set({ cash_cents: 0, ...audit }).where('firm_id', '=', firmId).where('id', '=', fromId).execute();
+    }
+    return { positions: moving.length, cashCents: Number(cash) };
   }
 
   async createModel(firmId: number, name: string, description: string, audit: { at: string; by: string }): Promise<number> {

@@ -36,7 +36,7 @@ export const sleeveRoutes: FastifyPluginAsyncTypebox<{ sleeves: SleeveService }>
       schema: {
         tags,
         summary: 'Add, change and remove Normal Sleeves (omitted ones are removed); answers the committed state',
-        description: 'Sends the whole set of Normal Sleeves a registration should have: listed sleeves are added or changed, sleeves left out are removed, and targets must add up to 100%. All or nothing; the answer is the registration\'s sleeves as committed.',
+        description: 'Sends the whole set of Normal Sleeves a registration should have: listed sleeves are added or changed, sleeves left out are removed, and targets must add up to 100%. A removed sleeve\'s positions (with their tax lots) and cash move to the Custodial Account sleeve; a sleeve with open orders, pending transactions or open sleeve transfers cannot be removed until they settle (400 naming it). All or nothing; the answer is the registration\'s sleeves as committed.',
         body: SleeveRegistrationInput,
         response: responses({ 200: SleeveRegistrationRecord }, [401, 403, 404]),
       },

@@ -252,8 +252,10 @@ export class SleeveService {
       });
     }
 
-    // A removed sleeve's account stays for its history (trades, blocks), closed and out of the sleeves.
+    // A removed sleeve's account stays for its history (trades, blocks, realized gains), closed and
+    // out of the sleeves; its positions, lots and cash move to the Custodial Account first.
     for (const { account, row } of plan.removals) {
+      if (plan.holdingsTo !== null) await repository.moveHoldings(firmId, account.id, plan.holdingsTo, audit);
       await repository.updateAccount(firmId, account.id, { is_active: 0, sleeve_type: null, sleeve_target_pct: null, sleeve_tolerance_lower: null, sleeve_tolerance_upper: null, ...audit });
       if (row?.self_directed === 1 && row.self_directed_model_id !== null) await repository.setModelActive(firmId, row.self_directed_model_id, false, { at: now, by: userName });
       await repository.saveSleeveRow(firmId, account.id, { registration_id: registration.id, self_directed: row?.self_directed ?? 0, removed_at: now, removed_by: userName, ...created });

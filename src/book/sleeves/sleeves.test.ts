@@ -262,16 +262,59 @@ describeEachDatabase('sleeve registrations (sections 2.15 and 4.8)', (database) 
     void registrationId;
   });
 
-  it('removes a sleeve only when it holds nothing: positions, cash, open orders or pending items keep it', async () => {
+  // Section 4.8: "Processing creates new sleeves, updates existing ones and removes omitted ones."
+  it('removes an omitted sleeve that holds positions and cash: they move to the Custodial Account, share for share and cent for cent', async () => {
     const { registrationId, state } = await sleeved();
     const [custodial, growth, income, intl] = state.accountSleeves;
-    await t.db.kysely.insertInto('positions').values({ firm_id: t.firm.firmId, account_id: income!.accountId, product_id: book.products.BND, shares_micros: 5e6, cost_cents: 40_000 }).execute();
-    await t.db.kysely.updateTable('accounts').set({ cash_cents: 1_234 }).where('id', '=', intl!.accountId).execute();
+    const k = t.db.kysely;
+    const firmId = t.firm.firmId;
+    const position = async (accountId: number, productId: number, lots: [number, number, string][]) => {
+      const shares = lots.reduce((sum, [micros]) => sum + micros, 0);
+      const cost = lots.reduce((sum, [, cents]) => sum + cents, 0);
+      const row = await k.insertInto('positions').values({ firm_id: firmId, account_id: accountId, product_id: productId, shares_micros: shares, cost_cents: cost }).returning('id').executeTakeFirstOrThrow();
+      await k.insertInto('tax_lots').values(lots.map(([micros, cents, date]) => ({ firm_id: firmId, position_id: row.id, shares_micros: micros, cost_cents: cents, acquired_date: date }))).execute();
+    };
+    await position(custodial!.accountId, book.products.BND, [[2e6, 15_000, '2024-01-02']]);
+    await position(income!.accountId, book.products.BND, [[3e6, 25_000, '2024-05-06'], [2_500_000, 15_001, '2025-07-08']]);
+    await position(income!.accountId, book.products.VTI, [[1e6, 18_000, '2023-03-04']]);
+    await k.updateTable('accounts').set({ cash_cents: 1_234 }).where('id', '=', intl!.accountId).execute();
+    await k.updateTable('accounts').set({ cash_cents: -17 }).where('id', '=', income!.accountId).execute();
+    const ids = state.accountSleeves.map((x) => x.accountId);
+    const totals = async () => ({
+      shares: Number((await k.selectFrom('positions').select((eb) => eb.fn.sum<number>('shares_micros').as('n')).where('account_id', 'in', ids).executeTakeFirstOrThrow()).n),
+      cost: Number((await k.selectFrom('positions').select((eb) => eb.fn.sum<number>('cost_cents').as('n')).where('account_id', 'in', ids).executeTakeFirstOrThrow()).n),
+      cash: Number((await k.selectFrom('accounts').select((eb) => eb.fn.sum<number>('cash_cents').as('n')).where('id', 'in', ids).executeTakeFirstOrThrow()).n),
+      lots: (await k.selectFrom('tax_lots as l').innerJoin('positions as p', 'p.id', 'l.position_id').select(['l.shares_micros', 'l.cost_cents', 'l.acquired_date']).where('p.account_id', 'in', ids).orderBy('l.acquired_date').execute()).map((l) => [Number(l.shares_micros), Number(l.cost_cents), l.acquired_date]),
+    });
+    const before = await totals();
+
+    const response = await call('POST', process, { registrationId, accountSleeves: [custodial, { ...growth, targetAllocation: 100 }] });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().accountSleeves.map((x: SleeveOut) => x.accountId)).toEqual([custodial!.accountId, growth!.accountId]);
+    expect(await totals()).toEqual(before);
+    const held = await k.selectFrom('positions').select(['product_id', 'shares_micros', 'cost_cents']).where('account_id', '=', custodial!.accountId).orderBy('product_id').execute();
+    expect(held.map((p) => [p.product_id, Number(p.shares_micros), Number(p.cost_cents)])).toEqual(
+      [[book.products.VTI, 1e6, 18_000], [book.products.BND, 7_500_000, 55_001]].sort((a, b) => a[0]! - b[0]!),
+    );
+    const bndLots = await k.selectFrom('tax_lots as l').innerJoin('positions as p', 'p.id', 'l.position_id').select('l.id').where('p.account_id', '=', custodial!.accountId).where('p.product_id', '=', book.products.BND).execute();
+    expect(bndLots).toHaveLength(3);
+    const removed = await k.selectFrom('accounts').select(['id', 'cash_cents', 'is_active']).where('id', 'in', [income!.accountId, intl!.accountId]).orderBy('id').execute();
+    expect(removed.map((a) => [Number(a.cash_cents), a.is_active])).toEqual([[0, 0], [0, 0]]);
+    expect((await k.selectFrom('positions').select('id').where('account_id', 'in', [income!.accountId, intl!.accountId]).execute())).toEqual([]);
+    expect(Number((await k.selectFrom('accounts').select('cash_cents').where('id', '=', custodial!.accountId).executeTakeFirstOrThrow()).cash_cents)).toBe(100_000 + 1_234 - 17);
+    // The committed state shows the custodial sleeve holding it.
+    expect(response.json().accountSleeves[0].currentValue).toBe(1000 + 12.34 - 0.17 + 7.5 * 80 + 200);
+  });
+
+  it('keeps an omitted sleeve while orders, pending transactions or transfers are still on their way to it', async () => {
+    const { registrationId, state } = await sleeved();
+    const [custodial, growth, income] = state.accountSleeves;
+    await t.db.kysely.insertInto('pending_transactions').values({ firm_id: t.firm.firmId, account_id: income!.accountId, product_id: book.products.BND, type: 'Buy', shares_micros: 1e6, amount_cents: -8_000, trade_date: '2026-01-02', created_at: new Date().toISOString() }).execute();
     const before = await snapshot();
     const response = await call('POST', process, { registrationId, accountSleeves: [custodial, { ...growth, targetAllocation: 100 }] });
     expect(response.statusCode).toBe(400);
     const messages = response.json().errors.filter((e: { field: string }) => e.field === 'accountSleeves').map((e: { message: string }) => e.message);
-    expect(messages).toEqual([expect.stringMatching(new RegExp(`sleeve account ${income!.accountId} .* still holds 1 position\\(s\\)`)), expect.stringMatching(new RegExp(`sleeve account ${intl!.accountId} .* still holds cash`))]);
+    expect(messages).toEqual([expect.stringMatching(new RegExp(`sleeve account ${income!.accountId} .* still has 1 pending transaction\\(s\\)`))]);
     expect(await snapshot()).toEqual(before);
   });
 

@@ -21,6 +21,7 @@ import { tradeInstancePages } from './0019_trade_instance_pages.js';
 import { boundedLookups } from './0020_bounded_lookups.js';
 import { searchIndexes } from './0026_search_indexes.js';
 import { substitutionScopes } from './0027_substitution_scopes.js';
+import { accountIsSma } from './0028_account_is_sma.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0020_bounded_lookups': boundedLookups,
   '0026_search_indexes': searchIndexes,
   '0027_substitution_scopes': substitutionScopes,
+  '0028_account_is_sma': accountIsSma,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,7 +1,7 @@
 // Tax-aware rebalancing: the examples and rules of docs/tax-aware.md as trade rows.
 import { describe, expect, test } from 'vitest';
 import { rebalanceHousehold, type AccountSnapshot, type HouseholdSnapshot, type RebalanceOptions, type TaxLot, type TaxOptions, type Trade } from '../index.js';
-import { account, BND, codes, model, PRODUCTS, rows, SCHB, VTI } from './fixtures.js';
+import { account, BND, codes, model, PRODUCTS, rows, SCHB, VFIAX, VTI } from './fixtures.js';
 
 const AS_OF = '2024-06-28';
 
@@ -243,5 +243,50 @@ describe('tax-loss harvesting', () => {
     const result = run(household([snap, other]), { harvestLosses: { minLossDollars: 1000, minLossPercent: 0 } });
     expect(rows(result.accounts[0]!)).toEqual(['Sell VTI 100 @200 = 20000', 'Buy SCHB 400 @50 = 20000']);
     expect(rows(result.accounts[1]!)[0]).toBe('Buy SCHB 200 @50 = 10000');
+  });
+});
+
+// VFIAX stands in for VTSAX: a fund of the same wash-sale group as VTI, under another ticker.
+describe('wash-sale messages name the product actually sold and its account', () => {
+  const grouped = () => {
+    const products = new Map(PRODUCTS);
+    products.set(VTI.id, { ...VTI, washSaleGroup: 'US total market' });
+    products.set(VFIAX.id, { ...VFIAX, washSaleGroup: 'US total market' });
+    return products;
+  };
+  const moved = (a: { messages: readonly { code: string; message: string }[] }) => a.messages.find((m) => m.code === 'WASH_SALE_MOVED')?.message;
+
+  test('a loss sale of VFIAX in another account 12 days ago moves the buy of VTI; the message says VFIAX and where', () => {
+    const products = grouped();
+    const snap = { ...account([[BND, 250]], 20000, model([[VTI, 50, 1, { equivalents: [SCHB.id] }], [BND, 50, 1]], 0)), products, accountId: 3 };
+    const result = run(household([snap], { recentTrades: [{ productId: VFIAX.id, date: '2024-06-16', kind: 'LossSale', accountId: 9 }] }), {});
+    const a = result.accounts[0]!;
+    expect(rows(a)).toEqual(['Buy SCHB 400 @50 = 20000']);
+    expect(moved(a)).toBe('buy of VTI moved to SCHB: VFIAX (same wash-sale group as VTI) was sold at a loss in account 9 of the household within 30 days');
+    expect(a.trades[0]!.reason).toMatch(/; SCHB instead of VTI: VFIAX \(same wash-sale group as VTI\) was sold at a loss in account 9 of the household within 30 days \(wash-sale rule\)$/);
+  });
+
+  test('sold at a loss in this batch by an earlier account of the household: that account is named', () => {
+    const products = grouped();
+    // Account 1 holds VFIAX at a loss (cost 500, price 450) outside its model and sells it all.
+    const seller = withLots({ ...account([], 0, model([[BND, 100, 1]], 0)), products, accountId: 1 }, VFIAX.id, [{ id: 40, shares: 20, costBasis: 10000, acquiredOn: '2023-02-01' }]);
+    const buyer = { ...account([[BND, 250]], 20000, model([[VTI, 50, 1, { equivalents: [SCHB.id] }], [BND, 50, 1]], 0)), products, accountId: 2 };
+    const result = run(household([buyer, seller]), {});
+    const [first, second] = result.accounts;
+    expect(rows(first!)).toEqual(['Sell VFIAX 20 @450 = 9000', 'Buy BND 112 @80 = 8960']);
+    expect(rows(second!)).toEqual(['Buy SCHB 400 @50 = 20000']);
+    expect(moved(second!)).toBe('buy of VTI moved to SCHB: VFIAX (same wash-sale group as VTI) was sold at a loss in account 1 of the household within 30 days');
+  });
+
+  test('without an equivalent the Warning names the sale the same way; a sale of the product itself in this account says so', () => {
+    const products = grouped();
+    const noEquivalent = { ...account([[BND, 250]], 20000, model([[VTI, 50, 1], [BND, 50, 1]], 0)), products, accountId: 3 };
+    const cash = run(household([noEquivalent], { recentTrades: [{ productId: VFIAX.id, date: '2024-06-16', kind: 'LossSale', accountId: 9 }] }), {}).accounts[0]!;
+    expect(cash.messages.find((m) => m.code === 'WASH_SALE_CASH')?.message).toBe(
+      'VTI not bought: VFIAX (same wash-sale group as VTI) was sold at a loss in account 9 of the household within 30 days, and no equivalent may be bought; its money stays in cash',
+    );
+    const same = { ...account([[BND, 250]], 20000, WITH_SCHB), accountId: 3 };
+    const own = run(household([same], { recentTrades: [{ productId: VTI.id, date: '2024-06-16', kind: 'LossSale', accountId: 3 }] }), {}).accounts[0]!;
+    expect(moved(own)).toBe('buy of VTI moved to SCHB: VTI was sold at a loss in this account within 30 days');
   });
 });

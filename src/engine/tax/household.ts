@@ -8,7 +8,7 @@ import { runAccount } from '../account.js';
 import { roundCents } from '../money.js';
 import type { AccountResult, AccountSnapshot, HouseholdResult, HouseholdSnapshot, Product, RebalanceOptions, TaxOptions } from '../types.js';
 import { daysBefore } from './lots.js';
-import { groupOf, newTaxPlan, NO_GROUPS, UnionSet, type TaxPlan } from './plan.js';
+import { groupOf, type LossSale, newTaxPlan, NO_GROUPS, UnionSet, type TaxPlan } from './plan.js';
 
 const WINDOW_DAYS = 30;
 
@@ -17,17 +17,26 @@ function groupOfId(products: ReadonlyMap<number, Product>, id: number): string {
   return p ? groupOf(p) : `p:${id}`;
 }
 
-/** Groups the household bought, and groups it sold at a loss, in the 30 days before the run. */
-function history(hh: HouseholdSnapshot): { bought: Set<string>; lossSold: Set<string> } {
+/**
+ * Groups the household bought, and groups it sold at a loss, in the 30 days before the run; for
+ * each loss-sold group its latest loss sale (trades come in date order).
+ */
+function history(hh: HouseholdSnapshot): { bought: Set<string>; lossSold: Set<string>; lossSales: Map<string, LossSale> } {
   const bought = new Set<string>();
   const lossSold = new Set<string>();
+  const lossSales = new Map<string, LossSale>();
   const products = hh.accounts[0]?.products ?? new Map<number, Product>();
   // ISO dates compare as strings: one comparison per lot, no date parsing.
   const from = daysBefore(hh.asOfDate, WINDOW_DAYS);
   const within30 = (date: string) => date >= from && date <= hh.asOfDate;
   for (const t of hh.recentTrades) {
     if (!within30(t.date)) continue;
-    (t.kind === 'Buy' ? bought : lossSold).add(groupOfId(products, t.productId));
+    const group = groupOfId(products, t.productId);
+    if (t.kind === 'Buy') bought.add(group);
+    else {
+      lossSold.add(group);
+      lossSales.set(group, { productId: t.productId, accountId: t.accountId ?? null });
+    }
   }
   // A lot acquired in the last 30 days is a buy, in any account of the household.
   for (const a of hh.accounts) {
@@ -37,7 +46,7 @@ function history(hh: HouseholdSnapshot): { bought: Set<string>; lossSold: Set<st
       for (const lot of p.taxLots ?? []) if (lot.acquiredOn && within30(lot.acquiredOn)) bought.add(groupOfId(a.products, p.productId));
     }
   }
-  return { bought, lossSold };
+  return { bought, lossSold, lossSales };
 }
 
 interface Pass {
@@ -45,6 +54,8 @@ interface Pass {
   plans: TaxPlan[];
   /** Groups sold at a loss in taxable accounts by this pass. */
   lossSold: Set<string>;
+  /** For each group of lossSold, the first account's sale of it. */
+  lossSales: Map<string, LossSale>;
   /** Groups bought by this pass. */
   bought: Set<string>;
 }
@@ -53,11 +64,21 @@ function limit(value: number | null | undefined, realized: number): number {
   return value === null || value === undefined ? Infinity : value - realized;
 }
 
-function planPass(hh: HouseholdSnapshot, accounts: AccountSnapshot[], optionsFor: (accountId: number) => RebalanceOptions, tax: TaxOptions, barred: ReadonlySet<string>, recentBuys: ReadonlySet<string>): Pass {
+function planPass(
+  hh: HouseholdSnapshot,
+  accounts: AccountSnapshot[],
+  optionsFor: (accountId: number) => RebalanceOptions,
+  tax: TaxOptions,
+  barred: ReadonlySet<string>,
+  recentBuys: ReadonlySet<string>,
+  barredSales: ReadonlyMap<string, LossSale>,
+): Pass {
   const avoid = tax.avoidWashSales ?? true;
   let budgetShort = limit(tax.maxShortTermGain, hh.realizedShortTermGain);
   let budgetLong = limit(tax.maxLongTermGain, hh.realizedLongTermGain);
   const lossSold = new Set<string>();
+  const lossSales = new Map<string, LossSale>();
+  const lossSaleOf = (group: string) => lossSales.get(group) ?? barredSales.get(group);
   const bought = new Set<string>();
   const results: AccountResult[] = [];
   const plans: TaxPlan[] = [];
@@ -72,6 +93,7 @@ function planPass(hh: HouseholdSnapshot, accounts: AccountSnapshot[], optionsFor
       budgetShort,
       budgetLong,
       noBuyGroups: noBuy,
+      lossSaleOf,
       recentBuyGroups: avoid ? recentBuys : NO_GROUPS,
     });
     const result = runAccount(snap, options, 0, null, plan);
@@ -86,10 +108,13 @@ function planPass(hh: HouseholdSnapshot, accounts: AccountSnapshot[], optionsFor
     for (const t of result.trades) {
       const group = groupOfId(snap.products, t.productId);
       if (t.side === 'Buy') bought.add(group);
-      else if ((t.estimatedShortTermGain ?? 0) + (t.estimatedLongTermGain ?? 0) < 0 || (t.lots ?? []).some((l) => l.estimatedGain < 0)) lossSold.add(group);
+      else if ((t.estimatedShortTermGain ?? 0) + (t.estimatedLongTermGain ?? 0) < 0 || (t.lots ?? []).some((l) => l.estimatedGain < 0)) {
+        lossSold.add(group);
+        if (!lossSales.has(group)) lossSales.set(group, { productId: t.productId, accountId: snap.accountId });
+      }
     }
   }
-  return { results, plans, lossSold, bought };
+  return { results, plans, lossSold, lossSales, bought };
 }
 
 export function rebalanceHousehold(hh: HouseholdSnapshot, optionsFor: (accountId: number) => RebalanceOptions, tax: TaxOptions): HouseholdResult {
@@ -97,13 +122,18 @@ export function rebalanceHousehold(hh: HouseholdSnapshot, optionsFor: (accountId
   const avoid = tax.avoidWashSales ?? true;
   const past = history(hh);
   const barred = new Set(avoid ? past.lossSold : []);
-  let pass = planPass(hh, accounts, optionsFor, tax, barred, past.bought);
+  const barredSales = new Map(past.lossSales);
+  let pass = planPass(hh, accounts, optionsFor, tax, barred, past.bought, barredSales);
   // Rule 3: a group both sold at a loss and bought in this batch is barred and the household planned again.
   for (let round = 0; avoid && round < 64; round++) {
     const clash = [...pass.lossSold].filter((g) => pass.bought.has(g) && !barred.has(g));
     if (clash.length === 0) break;
-    for (const g of clash) barred.add(g);
-    pass = planPass(hh, accounts, optionsFor, tax, barred, past.bought);
+    for (const g of clash) {
+      barred.add(g);
+      const sale = pass.lossSales.get(g);
+      if (sale) barredSales.set(g, sale);
+    }
+    pass = planPass(hh, accounts, optionsFor, tax, barred, past.bought, barredSales);
   }
   return { householdId: hh.householdId, accounts: pass.results, summary: summarize(hh.householdId, pass) };
 }

@@ -45,10 +45,10 @@ export function taxNotes(st: AccountState): void {
       }
     }
     if (line.washMovedFrom && line.buyProduct && line.bought > 0) {
-      st.message('Info', 'WASH_SALE_MOVED', `buy of ${line.washMovedFrom.ticker} moved to ${line.buyProduct.ticker}: ${line.washMovedFrom.ticker} was sold at a loss in the household within 30 days`, line.buyProduct.id);
+      st.message('Info', 'WASH_SALE_MOVED', `buy of ${line.washMovedFrom.ticker} moved to ${line.buyProduct.ticker}: ${line.washCause}`, line.buyProduct.id);
       plan.washMoves++;
     } else if (line.washBlocked && line.washMovedFrom && line.inModel && line.now < line.targetDollars - 0.5) {
-      st.message('Warning', 'WASH_SALE_CASH', `${line.washMovedFrom.ticker} not bought: it was sold at a loss in the household within 30 days and no equivalent may be bought; its money stays in cash`, line.washMovedFrom.id);
+      st.message('Warning', 'WASH_SALE_CASH', `${line.washMovedFrom.ticker} not bought: ${line.washCause}, and no equivalent may be bought; its money stays in cash`, line.washMovedFrom.id);
       plan.washMoves++;
     }
   }

@@ -2,7 +2,7 @@
 // budget left, the wash-sale groups it may not buy, the groups it may not sell at a loss, and the
 // tallies of the batch's tax summary. The household planner (household.ts) makes one per account.
 
-import type { LotSelection, Product, TaxOptions, TaxStatus } from '../types.js';
+import type { LotSelection, Product, ProductCatalog, TaxOptions, TaxStatus } from '../types.js';
 
 export interface HarvestThresholds {
   readonly minLossDollars: number;
@@ -25,6 +25,8 @@ export interface TaxPlan {
   forcingWash: boolean;
   /** Wash-sale groups no account of the household may buy (rules 1 and 3). */
   readonly noBuyGroups: Pick<ReadonlySet<string>, 'has' | 'size'>;
+  /** The loss sale that bars a group of noBuyGroups: what was sold, and in which account. */
+  readonly lossSaleOf: (group: string) => LossSale | undefined;
   /** Wash-sale groups bought in the household in the last 30 days (rule 2). */
   readonly recentBuyGroups: ReadonlySet<string>;
   readonly harvest: HarvestThresholds | null;
@@ -33,6 +35,28 @@ export interface TaxPlan {
   readonly lossGroups: Set<string>;
   washMoves: number;
   budgetCuts: number;
+}
+
+/** A sale at a loss that keeps its wash-sale group from being bought. */
+export interface LossSale {
+  readonly productId: number;
+  /** null when the household's records do not say. */
+  readonly accountId: number | null;
+}
+
+export const NO_LOSS_SALE = (): LossSale | undefined => undefined;
+
+/**
+ * Why a buy of `wanted` may not happen, resolved once when the buy moves (trade reason and message
+ * both read it): the product the household actually sold, e.g. VTSAX for a buy of VTI in its
+ * group, and the account it was sold in.
+ */
+export function washSaleCause(products: ProductCatalog, accountId: number, wanted: Product, sale: LossSale | undefined): string {
+  const sold = sale === undefined ? undefined : products.get(sale.productId);
+  const what = sold === undefined || sold.id === wanted.id ? wanted.ticker : `${sold.ticker} (same wash-sale group as ${wanted.ticker})`;
+  const where =
+    sale === undefined || sale.accountId === null ? 'in the household' : sale.accountId === accountId ? 'in this account' : `in account ${sale.accountId} of the household`;
+  return `${what} was sold at a loss ${where} within 30 days`;
 }
 
 const groups = new WeakMap<Product, string>();
@@ -73,6 +97,7 @@ export interface PlanInputs {
   readonly budgetShort: number;
   readonly budgetLong: number;
   readonly noBuyGroups: Pick<ReadonlySet<string>, 'has' | 'size'>;
+  readonly lossSaleOf?: (group: string) => LossSale | undefined;
   readonly recentBuyGroups: ReadonlySet<string>;
 }
 
@@ -98,6 +123,7 @@ export function newTaxPlan(i: PlanInputs): TaxPlan {
     forceBudget: forced,
     forcingWash: forced,
     noBuyGroups: i.noBuyGroups,
+    lossSaleOf: i.lossSaleOf ?? NO_LOSS_SALE,
     recentBuyGroups: i.recentBuyGroups,
     harvest: taxable && i.options.harvestLosses ? i.options.harvestLosses : null,
     harvestedLoss: 0,

@@ -151,4 +151,36 @@ describeEachDatabase('models and teams (section 4.10)', (database) => {
     expect((await call('PUT', '/v1/modeling/models/999999', { name: 'x', teamIds: [] })).statusCode).toBe(404);
     expect((await call('POST', '/v1/modeling/models', model(), 'reader')).statusCode).toBe(403);
   });
+  // Section 4.10 rule 3: "Some environments also accept PUT on the team Models path to replace a
+  // team's full model list".
+  it('PUT /v1/admin/teams/{id}/Models replaces the team\'s full model list', async () => {
+    const teamsOf = async (id: number) => (await call('GET', `/v1/modeling/models/${id}`, undefined, 'admin')).json().teamIds;
+    const both = (await call('POST', '/v1/modeling/models', model({ teamIds: [teamA, teamB] }), 'admin')).json().id;
+    const onlyB = (await call('POST', '/v1/modeling/models', model({ teamIds: [teamB] }), 'admin')).json().id;
+    const onlyA = (await call('POST', '/v1/modeling/models', model({ teamIds: [teamA] }), 'admin')).json().id;
+
+    const replaced = await call('PUT', `/v1/admin/teams/${teamB}/Models`, { modelIds: [onlyA, onlyA] }, 'admin');
+    expect(replaced.statusCode, replaced.body).toBe(200);
+    expect(replaced.json()).toEqual({ teamId: teamB, modelIds: [onlyA] });
+    expect(await teamsOf(both)).toEqual([teamA]);
+    expect(await teamsOf(onlyB)).toEqual([]);
+    expect(await teamsOf(onlyA)).toEqual([teamA, teamB]);
+
+    // Bad input names the field and changes nothing; an unknown team is 404; reading is not enough.
+    const bad = await call('PUT', `/v1/admin/teams/${teamB}/Models`, { modelIds: [both, 999999] }, 'admin');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors).toEqual([{ field: 'modelIds[1]', message: 'model 999999 does not exist' }]);
+    expect((await call('PUT', `/v1/admin/teams/${teamB}/Models`, {}, 'admin')).json().errors).toEqual([{ field: 'modelIds', message: 'is required' }]);
+    expect((await call('PUT', '/v1/admin/teams/999999/Models', { modelIds: [] }, 'admin')).statusCode).toBe(404);
+    expect((await call('PUT', `/v1/admin/teams/${teamB}/Models`, { modelIds: [] }, 'reader')).statusCode).toBe(403);
+    expect(await teamsOf(onlyA)).toEqual([teamA, teamB]);
+
+    // A caller outside the team takes away only what it can see.
+    const hidden = (await call('POST', '/v1/modeling/models', model({ teamIds: [teamB] }), 'admin')).json().id;
+    const byAdvisor = await call('PUT', `/v1/admin/teams/${teamB}/Models`, { modelIds: [] }, 'advisor');
+    expect(byAdvisor.json()).toEqual({ teamId: teamB, modelIds: [hidden] });
+    expect(await teamsOf(onlyA)).toEqual([teamA]);
+    const emptied = await call('PUT', `/v1/admin/teams/${teamB}/Models`, { modelIds: [] }, 'admin');
+    expect(emptied.json()).toEqual({ teamId: teamB, modelIds: [] });
+  });
 });

@@ -136,6 +136,11 @@ export class ModelRepository {
     if (fresh.length > 0) await this.db.insertInto('model_teams').values(fresh.map((modelId) => ({ firm_id: firmId, model_id: modelId, team_id: teamId }))).execute();
   }
 
+  async detach(firmId: number, teamId: number, modelIds: number[]) {
+    if (modelIds.length === 0) return;
+    await this.db.deleteFrom('model_teams').where('firm_id', '=', firmId).where('team_id', '=', teamId).where('model_id', 'in', modelIds).execute();
+  }
+
   /** The model's targets with their products, then its equivalents (with the target they stand in for). */
   async securities(firmId: number, modelId: number) {
     const targets = await this.db

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
-import { AttachBody, ModelsQuery, ModelCreate, ModelParams, ModelRecord, ModelUpdate, TeamItem, TeamModels, TeamParams, TeamsQuery } from './schemas.js';
+import { AttachBody, ReplaceTeamModelsBody, ModelsQuery, ModelCreate, ModelParams, ModelRecord, ModelUpdate, TeamItem, TeamModels, TeamParams, TeamsQuery } from './schemas.js';
 import { Allocation, AllocationsQuery, ModelPortfolio, PrioritiesUpdate, SecurityPriority } from './securities-schemas.js';
 import type { ModelSecurityService } from './securities-service.js';
 import type { ModelService } from './service.js';
@@ -113,5 +113,11 @@ export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService; secu
     { config: edit, schema: { tags, summary: 'Attach models to a team',
         description: 'Shares the listed models with the team (models already shared are left as they are) and answers the team\'s models.', params: TeamParams, body: AttachBody, response: responses({ 200: TeamModels }, [401, 403, 404]) } },
     async (request) => models.attach(principalOf(request), request.params.teamId, request.body.modelIds),
+  );
+  app.put(
+    '/v1/admin/teams/:teamId/Models',
+    { config: edit, schema: { tags, summary: 'Replace a team\'s models',
+        description: 'Makes the listed models the team\'s complete model list: models left out lose this team and keep their other teams; a model left with no team is seen by every user of the firm, as a model created without teams is. Answers the team\'s models.', params: TeamParams, body: ReplaceTeamModelsBody, response: responses({ 200: TeamModels }, [401, 403, 404]) } },
+    async (request) => models.replaceTeamModels(principalOf(request), request.params.teamId, request.body.modelIds),
   );
 };

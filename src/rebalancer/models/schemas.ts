@@ -70,6 +70,7 @@ export const ModelParams = Type.Object({ modelId: IdSchema() });
 export const TeamParams = Type.Object({ teamId: IdSchema() });
 export const TeamsQuery = Type.Object({ isEditModel: Type.Optional(Type.Boolean()) });
 export const AttachBody = Type.Object({ modelIds: Type.Array(IdSchema(), { minItems: 1, maxItems: 1000 }) });
+export const ReplaceTeamModelsBody = Type.Object({ modelIds: Type.Array(IdSchema(), { maxItems: 1000, description: 'The team\'s complete model list; [] takes every model you can see off the team' }) });
 export const TeamModels = Type.Object({ teamId: Type.Integer(), modelIds: Type.Array(Type.Integer()) });
 
 export type ModelTargetInput = Static<typeof ModelTargetInput>;

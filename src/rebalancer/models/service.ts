@@ -81,6 +81,30 @@ export class ModelService {
     });
   }
 
+  /**
+   * Section 4.10 rule 3: the team's models become exactly `modelIds`. Models left out lose this
+   * team (their other teams stay); a model the caller cannot see is neither named nor taken away.
+   */
+  replaceTeamModels(principal: Principal, teamId: number, modelIds: number[]) {
+    return this.repository.transaction(async (repository) => {
+      if ((await repository.teams(principal.firmId, [teamId])).length === 0) throw notFound('team', teamId);
+      const unique = [...new Set(modelIds)];
+      const held = await repository.modelsOfTeam(principal.firmId, teamId);
+      const teams = await repository.teamsOf(principal.firmId, [...new Set([...unique, ...held])]);
+      const found = new Set((await repository.models(principal.firmId, unique)).map((m) => m.id));
+      const sees = await this.visibility(principal, repository);
+      const problems: FieldProblem[] = [];
+      modelIds.forEach((id, index) => {
+        if (!found.has(id) || !sees(teams.get(id) ?? [])) problems.push({ field: `modelIds[${index}]`, message: `model ${id} does not exist` });
+      });
+      if (problems.length > 0) throw validationFailed(problems);
+      const wanted = new Set(unique);
+      await repository.detach(principal.firmId, teamId, held.filter((id) => !wanted.has(id) && sees(teams.get(id) ?? [])));
+      await repository.attach(principal.firmId, teamId, unique);
+      return { teamId, modelIds: await repository.modelsOfTeam(principal.firmId, teamId) };
+    });
+  }
+
   /** Throws not_found unless the model exists in the caller's firm and the caller may see it. */
   assertVisible(principal: Principal, modelId: number, repository = this.repository): Promise<number[]> {
     return this.visible(principal, modelId, repository);

@@ -162,6 +162,7 @@ describeEachDatabase('restricted plans (section 4.3)', (database) => {
       ['GET', `/v1/modeling/models/${big}`],
       ['POST', '/v1/modeling/models', { name: 'Big', cashTargetPercent: 100, teamIds: [big] }],
       ['POST', '/v1/admin/teams/1/Models', { modelIds: [big] }],
+      ['PUT', '/v1/admin/teams/1/Models', { modelIds: [big] }],
     ];
     for (const [method, url, payload] of calls) {
       const response = await call(method as 'GET', url, payload);
