@@ -1,19 +1,14 @@
 import { DomainError } from '../shared/errors.js';
-import { type Clock, isoNow } from '../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { AuthRepository, UserRow } from './repository.js';
 import type { TokenCache } from './token-cache.js';
 import { OAuthError } from './oauth-errors.js';
 import { digest, matchesDigest, newToken, verifyUserPassword } from './secrets.js';
 import { LockedOut, type SignInThrottle } from './throttle.js';
 
-export interface Principal {
-  userId: number;
-  firmId: number;
-  userName: string;
-  kind: 'user' | 'api' | 'service';
-  clientId: number | null;
-  privileges: ReadonlySet<string>;
-}
+import type { Principal } from './principal.js';
+
+export type { Principal } from './principal.js';
 
 export interface TokenResponse {
   access_token: string;

@@ -7,7 +7,7 @@
 // its LISTEN connection is up (otherwise each request queries, as without a cache); on SQLite
 // while no other process has written the database file (its data_version says so).
 
-import type { Principal } from './service.js';
+import type { Principal } from './principal.js';
 
 /** What a revocation takes away: every cached token it may concern is forgotten. */
 export type RevokedSubject = { token: number } | { chain: string } | { user: number } | { app: number } | { all: true };

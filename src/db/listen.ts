@@ -38,7 +38,7 @@ export function listenToChannel(url: string, channel: string, handlers: ChannelH
     // The lost client's own errors after this are of no interest, but must not be unhandled.
     lost?.on('error', () => undefined);
     void lost?.end().catch(() => undefined);
-    if (!closed && !timer) timer = setTimeout(connect, retryMs);
+    if (!closed && !timer) timer = setTimeout(() => void connect(), retryMs);
   };
 
   async function connect() {

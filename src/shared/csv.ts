@@ -112,7 +112,7 @@ export async function* csvRowBatches(input: Readable, size: number): AsyncGenera
   };
 
   try {
-    let failure: unknown;
+    let failure: Error | undefined;
     try {
       for await (const chunk of input as AsyncIterable<string | Buffer>) {
         held += typeof chunk === 'string' ? chunk : decoder.write(chunk);
@@ -127,10 +127,10 @@ export async function* csvRowBatches(input: Readable, size: number): AsyncGenera
       parse(true);
     } catch (error) {
       // The rows before the failure are the readable part of the file: they come first.
-      failure = error;
+      failure = error instanceof Error ? error : new Error(String(error));
     }
     if (ready.length > 0) yield ready;
-    if (failure !== undefined) throw failure;
+    if (failure) throw failure;
   } finally {
     input.destroy();
   }
