@@ -60,7 +60,8 @@ export class Revocations {
       message: (payload) => this.heard(payload),
       up: () => this.cache.trust(),
       down: (error) => {
-        if (error) log?.warn({ err: error.message }, 'token revocation channel lost: tokens are looked up on every request until it is back');
+        // Once per loss, not once per attempt to reconnect.
+        if (error && this.cache.answering) log?.warn({ err: error.message }, 'token revocation channel lost: tokens are looked up on every request until it is back');
         this.cache.distrust();
       },
     });
