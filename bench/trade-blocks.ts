@@ -3,7 +3,8 @@
  * 1. A 1,000-item batch create (POST /v1/Trading/TradeBlocks, sync events on) on a SQLite file,
  *    and on PostgreSQL when TEST_DATABASE_URL or DATABASE_URL is set: median ms and items/s.
  * 2. Requests/s of an authenticated GET /v1/Trading/TradeBlocks/{id} beside a bare Fastify
- *    hello-world route, both measured by autocannon in this run with the flags printed.
+ *    hello-world route, both measured by autocannon in this run with the flags printed, on each
+ *    database (PostgreSQL once the token cache's revocation channel listens).
  * Goals: the batch under 100 ms on SQLite; the GET at least 50% of hello-world's rate.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,13 +28,13 @@ const connections = Number(values.connections);
 const runs = Number(values.runs);
 const ITEMS = 1000;
 
-async function setUp(db: Db, label: string) {
+async function setUp(db: Db, label: string, url: string) {
   await migrateToLatest(db);
   const firm = await createTestFirm(db.kysely, `bench${Date.now() % 100000}`);
   const books = [];
   for (let i = 0; i < 10; i++) books.push(await createSmallBook(db.kysely, firm.firmId, firm.representativeId));
   const accounts = books.flatMap((b) => [b.account, ...b.sleeveAccounts]);
-  const config = loadConfig({ LOG_LEVEL: 'silent' }, { database: db.dialect === 'sqlite' ? { dialect: 'sqlite', file: ':memory:' } : { dialect: 'postgres', url: '', poolSize: 10 } });
+  const config = loadConfig({ LOG_LEVEL: 'silent' }, { database: db.dialect === 'sqlite' ? { dialect: 'sqlite', file: ':memory:' } : { dialect: 'postgres', url, poolSize: 10 } });
   const app = await buildApp({ config, db });
   await app.ready();
   const user = firm.users.advisor;
@@ -59,8 +60,8 @@ async function drained(db: Db) {
   }
 }
 
-async function batchBench(db: Db, label: string) {
-  const setup = await setUp(db, label);
+async function batchBench(db: Db, label: string, url = '') {
+  const setup = await setUp(db, label, url);
   const payload = Array.from({ length: ITEMS }, (_, i) => ({
     id: 0,
     entityEnum: 7,
@@ -103,28 +104,34 @@ async function listen(app: FastifyInstance) {
   return address;
 }
 
+/** The GET of one trade block beside hello-world, measured one after the other in this run. */
+async function readRates(app: FastifyInstance, label: string, authorization: string, rebalancerAuthorization: string, lastId: number, clientId: number) {
+  const hello = Fastify({ logger: false });
+  hello.get('/hello', async () => ({ hello: 'world' }));
+  const helloUrl = `${await listen(hello)}/hello`;
+  const origin = await listen(app);
+  console.log(`${label}: autocannon flags: connections=${connections} pipelining=1 duration=${duration}s workers=1 (load from a worker thread; each target in turn after a 1 s warm-up)`);
+  const helloRate = await cannon(helloUrl);
+  const getRate = await cannon(`${origin}/api/v1/Trading/TradeBlocks/${lastId}`, { authorization });
+  // A peer authenticated read of the same app: the floor every secured route pays (token check, one query).
+  const bookRate = await cannon(`${origin}/api/v1/Portfolio/Clients/Verbose/${clientId}`, { authorization });
+  // The cheapest secured route (token check, static body): the ceiling of any authenticated route.
+  const floorRate = await cannon(`${origin}/rebalancer/v1/security/securityset/sellpriority`, { authorization: rebalancerAuthorization });
+  const pct = (rate: number) => `${((rate / helloRate) * 100).toFixed(0)}% of hello-world`;
+  console.log(`${label}: bare Fastify hello-world:                        ${Math.round(helloRate)} req/s`);
+  console.log(`${label}: authenticated GET /v1/Trading/TradeBlocks/{id}:  ${Math.round(getRate)} req/s = ${pct(getRate)} (goal >= 50%)`);
+  console.log(`${label}: for reference, GET /v1/Portfolio/Clients/Verbose/{id}: ${Math.round(bookRate)} req/s = ${pct(bookRate)}`);
+  console.log(`${label}: for reference, token check only (rebalancer sellpriority, static body): ${Math.round(floorRate)} req/s = ${pct(floorRate)}`);
+  await hello.close();
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'wealth-tb-bench-'));
   const db = openDatabase({ dialect: 'sqlite', file: join(dir, 'bench.sqlite') });
   try {
     const { app, authorization, rebalancerAuthorization, lastId, clientId } = await batchBench(db, 'sqlite');
-    const hello = Fastify({ logger: false });
-    hello.get('/hello', async () => ({ hello: 'world' }));
-    const helloUrl = `${await listen(hello)}/hello`;
-    const origin = await listen(app);
-    console.log(`autocannon flags: connections=${connections} pipelining=1 duration=${duration}s workers=1 (load from a worker thread; each target in turn after a 1 s warm-up)`);
-    const helloRate = await cannon(helloUrl);
-    const getRate = await cannon(`${origin}/api/v1/Trading/TradeBlocks/${lastId}`, { authorization });
-    // A peer authenticated read of the same app: the floor every secured route pays (token check, one query).
-    const bookRate = await cannon(`${origin}/api/v1/Portfolio/Clients/Verbose/${clientId}`, { authorization });
-    // The cheapest secured route (token check, static body): the ceiling of any authenticated route.
-    const floorRate = await cannon(`${origin}/rebalancer/v1/security/securityset/sellpriority`, { authorization: rebalancerAuthorization });
-    const pct = (rate: number) => `${((rate / helloRate) * 100).toFixed(0)}% of hello-world`;
-    console.log(`bare Fastify hello-world:                        ${Math.round(helloRate)} req/s`);
-    console.log(`authenticated GET /v1/Trading/TradeBlocks/{id}:  ${Math.round(getRate)} req/s = ${pct(getRate)} (goal >= 50%)`);
-    console.log(`for reference, GET /v1/Portfolio/Clients/Verbose/{id}: ${Math.round(bookRate)} req/s = ${pct(bookRate)}`);
-    console.log(`for reference, token check only (rebalancer sellpriority, static body): ${Math.round(floorRate)} req/s = ${pct(floorRate)}`);
-    await hello.close();
+    const label = (d: Db) => d.dialect;
+    await readRates(app, label(db), authorization, rebalancerAuthorization, lastId, clientId);
     await app.close();
   } finally {
     await db.close();
@@ -139,7 +146,10 @@ async function main() {
   await admin.query(`create schema ${schema}`);
   const pgDb = openDatabase({ dialect: 'postgres', url, poolSize: 10 }, { schema });
   try {
-    const { app } = await batchBench(pgDb, 'postgres');
+    const { app, authorization, rebalancerAuthorization, lastId, clientId } = await batchBench(pgDb, 'postgres', url);
+    // The token cache answers once its revocation channel listens.
+    while (!app.revocations.cache.answering) await new Promise((resolve) => setTimeout(resolve, 20));
+    await readRates(app, 'postgres', authorization, rebalancerAuthorization, lastId, clientId);
     await app.close();
   } finally {
     await pgDb.close();

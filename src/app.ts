@@ -82,6 +82,8 @@ export async function buildApp({ config, db, clock = systemClock, logStream }: A
   await app.register(formbody);
 
   const services = createServices(config, db, clock);
+  // Tests and tools on this process write revocations through it, as the routes do.
+  app.decorate('revocations', services.revocations);
   const background = backgroundWork(services, app.log);
   app.addHook('onReady', () => background.start());
   app.addHook('onClose', () => background.stop());

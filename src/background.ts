@@ -9,10 +9,12 @@ import type { Logger } from './shared/logger.js';
  * in any number of processes.
  */
 export function backgroundWork(services: Services, log: Logger) {
-  const { outbox, pushOutbox, setAsideSweeper, queue, watchdog } = services;
+  const { outbox, pushOutbox, setAsideSweeper, queue, watchdog, revocations } = services;
   for (const job of [outbox, pushOutbox, setAsideSweeper, queue, watchdog]) job.log = log;
   return {
     async start() {
+      // Until its channel listens, the token cache does not answer: requests look tokens up.
+      revocations.start(log);
       outbox.start();
       pushOutbox.start();
       setAsideSweeper.start();
@@ -26,6 +28,7 @@ export function backgroundWork(services: Services, log: Logger) {
       await setAsideSweeper.stop();
       await pushOutbox.stop();
       await outbox.stop();
+      await revocations.stop();
     },
   };
 }

@@ -7,6 +7,7 @@ import { DEMO_FIRM_CODE, type DemoCredentials, ensureCredentialsWritable, FIRM_C
 import { parseProfile } from './seed/profiles.js';
 import { findFirmIdByCode } from './book/firms/repository.js';
 import { AuthRepository } from './auth/repository.js';
+import { revocationsFor } from './auth/revocations.js';
 import { UserAdminService } from './auth/users.js';
 import { createTradingServices } from './trading/index.js';
 import { startServer } from './server.js';
@@ -131,7 +132,7 @@ function program(): Command {
     if (name === 'reset-password') command.option('--password <password>', 'the new password (at least 12 characters)');
     command.action(async (options: { firm: string; user: string; password?: string }) => {
       const outcome = await withDatabase(async (db) => {
-        const admin = new UserAdminService(new AuthRepository(db.kysely), systemClock);
+        const admin = new UserAdminService(new AuthRepository(db.kysely, revocationsFor(db, loadConfig().database)), systemClock);
         const user = await admin.userByName(options.firm, options.user);
         // The CLI acts as the firm's operator, not as one of its users: no self-deactivation guard applies.
         if (name === 'reset-password') return admin.resetPassword(user.firm_id, user.id, options.password);

@@ -1,6 +1,7 @@
 import type { AppConfig } from './config.js';
 import type { Db } from './db/database.js';
 import { AuthRepository } from './auth/repository.js';
+import { revocationsFor } from './auth/revocations.js';
 import { OAuthService } from './auth/oauth-service.js';
 import { AuthService } from './auth/service.js';
 import { UserAdminService } from './auth/users.js';
@@ -30,9 +31,10 @@ import type { Clock } from './shared/clock.js';
 export function createServices(config: AppConfig, db: Db, clock: Clock) {
   const book = new BookRepository(db.kysely);
   const outbox = new OutboxDispatcher(new OutboxRepository(db.kysely), clock);
-  const authRepository = new AuthRepository(db.kysely);
+  const revocations = revocationsFor(db, config.database);
+  const authRepository = new AuthRepository(db.kysely, revocations);
   const throttle = new SignInThrottle(authRepository, clock, config.signInMaxFailures, config.signInLockSeconds);
-  const auth = new AuthService(authRepository, clock, config.accessTokenTtlSeconds, throttle);
+  const auth = new AuthService(authRepository, clock, config.accessTokenTtlSeconds, throttle, revocations.cache);
   const customFields = createCustomFieldServices(db.kysely, clock);
   const tradeBlockServices = createTradeBlockServices(db.kysely, clock, outbox);
   const verbose = VERBOSE_ENTITIES.map((entity) => ({ entity, service: new VerboseService(book, entity, clock, customFields.customFieldValues) }));
@@ -43,6 +45,7 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     clock,
     auth,
     authRepository,
+    revocations,
     oauth: new OAuthService(
       authRepository,
       auth,

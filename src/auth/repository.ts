@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type {
   AuthorizationCodeTable,
   Database,
@@ -8,6 +8,8 @@ import type {
   UserTable,
 } from '../db/schema.js';
 import { preparedQuery } from '../db/prepared.js';
+import type { Announced, Revocations } from './revocations.js';
+import type { RevokedSubject } from './token-cache.js';
 
 export type UserRow = Selectable<UserTable>;
 
@@ -41,10 +43,33 @@ const liveToken = preparedQuery((db: Kysely<Database>, tokenHash: string, audien
 );
 
 export class AuthRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** The process's token cache and revocation channel; every write taking access away announces itself there. */
+    private readonly revocations: Revocations,
+    /** Inside a transaction: its revocations, settled once it commits. */
+    private readonly pending?: Announced[],
+  ) {}
 
-  transaction<T>(work: (repository: AuthRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new AuthRepository(trx)));
+  async transaction<T>(work: (repository: AuthRepository) => Promise<T>): Promise<T> {
+    if (this.pending) return work(this);
+    const announced: Announced[] = [];
+    const result = await this.db.transaction().execute((trx) => work(new AuthRepository(trx, this.revocations, announced)));
+    await this.revocations.committed(announced);
+    return result;
+  }
+
+  /**
+   * The one path of every write that takes access away (a revoked token or chain, a deactivated
+   * user, a new password, a revoked partner app): the process's cache forgets what it concerns,
+   * and on PostgreSQL a notification in the write's own transaction tells every other process,
+   * when and only when the write commits. Called inside `transaction`.
+   */
+  private async revoked(subject: RevokedSubject): Promise<void> {
+    if (!this.pending) throw new Error('a revocation is written inside AuthRepository.transaction');
+    const announced = this.revocations.announce(subject);
+    if (this.revocations.channel) await sql`select pg_notify(${this.revocations.channel}, ${announced.payload})`.execute(this.db);
+    this.pending.push(announced);
   }
 
   findUser(id: number) {
@@ -72,11 +97,17 @@ export class AuthRepository {
   }
 
   async setUserActive(userId: number, active: boolean) {
-    await this.db.updateTable('users').set({ is_active: active ? 1 : 0 }).where('id', '=', userId).execute();
+    await this.transaction(async (repository) => {
+      await repository.db.updateTable('users').set({ is_active: active ? 1 : 0 }).where('id', '=', userId).execute();
+      if (!active) await repository.revoked({ user: userId });
+    });
   }
 
   async setPasswordHash(userId: number, passwordHash: string) {
-    await this.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+    await this.transaction(async (repository) => {
+      await repository.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+      await repository.revoked({ user: userId });
+    });
   }
 
   // --- sign-in flows (browser side of the authorization-code flow)
@@ -154,14 +185,28 @@ export class AuthRepository {
 
   /** Every live access and refresh token of a user, on every client: the next request with one is refused. */
   async revokeUserTokens(userId: number, now: string) {
-    await this.db.updateTable('access_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-    await this.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+    await this.transaction(async (repository) => {
+      await repository.db.updateTable('access_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+      await repository.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+      await repository.revoked({ user: userId });
+    });
   }
 
-  /** Revokes every access and refresh token of a chain (replay of a used code or refresh token), the rebalancer tokens minted from them included. */
+  /** A partner app revoked (or restored): the tokens issued through it are refused (or taken) on the next request. */
+  async setPartnerAppActive(appId: number, active: boolean) {
+    await this.transaction(async (repository) => {
+      await repository.db.updateTable('partner_apps').set({ is_active: active ? 1 : 0 }).where('id', '=', appId).execute();
+      if (!active) await repository.revoked({ app: appId });
+    });
+  }
+
+  /** Revokes every access and refresh token of a chain (replay of a used code or refresh token). */
   async revokeChain(chainId: string, now: string) {
-    await this.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('chain_id', '=', chainId).where('revoked_at', 'is', null).execute();
-    await this.db.updateTable('access_tokens').set({ revoked_at: now }).where('chain_id', '=', chainId).where('revoked_at', 'is', null).execute();
+    await this.transaction(async (repository) => {
+      await repository.db.updateTable('refresh_tokens').set({ revoked_at: now }).where('chain_id', '=', chainId).where('revoked_at', 'is', null).execute();
+      await repository.db.updateTable('access_tokens').set({ revoked_at: now }).where('chain_id', '=', chainId).where('revoked_at', 'is', null).execute();
+      await repository.revoked({ chain: chainId });
+    });
   }
 
   /** One active refresh token per user and client: voids the others. */
@@ -273,8 +318,8 @@ export class AuthRepository {
   }
 
   /**
-   * One query per authenticated request: the token, its user and the user's privileges. Built and
-   * compiled once (every request runs it, and nothing caches its answer: docs/decisions.md).
+   * The token, its user and the user's privileges in one query. Built and compiled once: every
+   * request the token cache (token-cache.ts) cannot answer runs it.
    */
   async findLiveToken(tokenHash: string, audience: 'platform' | 'rebalancer', now: string): Promise<TokenOwner | undefined> {
     const { rows } = await liveToken(this.db, tokenHash, audience, now);

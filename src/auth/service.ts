@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '../shared/errors.js';
-import { type Clock, isoNow } from '../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { AuthRepository, UserRow } from './repository.js';
+import type { TokenCache } from './token-cache.js';
 import { OAuthError } from './oauth-errors.js';
 import { digest, matchesDigest, newToken, verifyUserPassword } from './secrets.js';
 import { LockedOut, type SignInThrottle } from './throttle.js';
 
-export interface Principal {
-  userId: number;
-  firmId: number;
-  userName: string;
-  kind: 'user' | 'api' | 'service';
-  clientId: number | null;
-  privileges: ReadonlySet<string>;
-}
+import type { Principal } from './principal.js';
+
+export type { Principal } from './principal.js';
 
 export interface TokenResponse {
   access_token: string;
@@ -45,6 +41,7 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly defaultAccessTtlSeconds: number,
     private readonly throttle: SignInThrottle,
+    private readonly tokens: TokenCache,
   ) {}
 
   /**
@@ -185,14 +182,21 @@ export class AuthService {
   }
 
   /**
-   * Every request resolves its token with one indexed query, on whatever process it reaches: a
-   * deactivated user, a changed password or a revoked partner app is refused on the very next
-   * request everywhere. (A per-process cache would leave other processes a window.)
+   * A request's token, from the process's token cache when it can answer (token-cache.ts), else
+   * with one indexed query whose answer it keeps. Whatever takes access away (a revoked token or
+   * chain, a deactivated user, a new password, a revoked partner app) reaches every process's
+   * cache before the next request (revocations.ts), or the cache does not answer at all.
    */
   async authenticate(token: string, audience: 'platform' | 'rebalancer'): Promise<Principal | undefined> {
-    const owner = await this.repository.findLiveToken(digest(token), audience, isoNow(this.clock));
+    const tokenHash = digest(token);
+    const key = audience === 'platform' ? `p${tokenHash}` : `r${tokenHash}`;
+    const now = this.clock.now();
+    const cached = this.tokens.get(key, now.getTime());
+    if (cached) return cached.principal;
+    const ticket = this.tokens.ticket();
+    const owner = await this.repository.findLiveToken(tokenHash, audience, now.toISOString());
     if (!owner) return undefined;
-    return {
+    const principal: Principal = {
       userId: owner.userId,
       firmId: owner.firmId,
       userName: owner.userName,
@@ -200,5 +204,7 @@ export class AuthService {
       clientId: owner.clientId,
       privileges: new Set(owner.privileges),
     };
+    this.tokens.store(key, { principal, tokenId: owner.tokenId, chainId: owner.chainId, expiresAt: Date.parse(owner.expiresAt) }, ticket);
+    return principal;
   }
 }

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
+import { AuthRepository } from './repository.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { authorize, exchange, fakeClock } from '../../test/support/oauth.js';
 
@@ -118,8 +119,9 @@ describeEachDatabase('sessions and abuse', (database) => {
   it('a token issued through a partner app is refused once the app is revoked', async () => {
     const tokens = await tokensOf(t.firm.users.reader);
     expect((await clients(tokens.access_token)).statusCode).toBe(200);
-    await t.db.kysely.updateTable('partner_apps').set({ is_active: 0 }).where('id', '=', t.firm.clientId).execute();
+    const apps = new AuthRepository(t.db.kysely, t.app.revocations);
+    await apps.setPartnerAppActive(t.firm.clientId, false);
     expect((await clients(tokens.access_token)).statusCode).toBe(401);
-    await t.db.kysely.updateTable('partner_apps').set({ is_active: 1 }).where('id', '=', t.firm.clientId).execute();
+    await apps.setPartnerAppActive(t.firm.clientId, true);
   });
 });

@@ -20,6 +20,11 @@ export interface Db {
   dialect: Dialect;
   /** PostgreSQL schema in use when not the default. */
   schema?: string;
+  /**
+   * SQLite: a number that changes whenever another connection (another process) commits to the
+   * database file, and only then (the pragma data_version); what this process cached may be stale.
+   */
+  dataVersion?: () => number;
   close(): Promise<void>;
 }
 
@@ -71,7 +76,8 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // Only while no transaction is open on the one connection: a read then would see (and run
     // inside) another request's uncommitted transaction. Kysely's path waits its turn instead.
     allowDirectReads(kysely, (text, parameters) => (sqlite.open && !sqlite.inTransaction ? statements.prepare(text).all(parameters) : undefined));
-    return { kysely, dialect: dialectOf(kysely), close: () => kysely.destroy() };
+    const dataVersion = sqlite.prepare('pragma data_version').pluck();
+    return { kysely, dialect: dialectOf(kysely), dataVersion: () => (sqlite.open ? (dataVersion.get() as number) : 0), close: () => kysely.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: config.url,

@@ -314,6 +314,49 @@ describeEachDatabase('importBook', (dialect) => {
     expect(sample).toEqual({ shares_micros: ((i % 40) + 1) * 1_000_000, cost_cents: (i % 900) * 100 + 25, cash_cents: 9_950 });
   });
 
+  it('loads files of several MiB, past the unfinished-record guard and many stream chunks, every row arriving', async () => {
+    // The reader is faster than the database: reading must wait for each batch's writes, and no
+    // text read ahead may be taken for an unfinished record.
+    const tickers = (await db.kysely.selectFrom('products').select('ticker').where('firm_id', '=', firmId).orderBy('id').limit(4).execute()).map((p) => p.ticker);
+    const models = (await db.kysely.selectFrom('models').select('name').where('firm_id', '=', firmId).orderBy('id').execute()).map((m) => m.name);
+    expect(models.length).toBeGreaterThan(0);
+    const accounts = 20_000;
+    const padding = 'p'.repeat(150);
+    const accountLines = Array.from({ length: accounts }, (_, i) => `MIB-${i},Account ${i} ${padding},Pershing,Solo Client,Solo IRA,"${models[i % models.length]}",${i % 100}.50`);
+    const positionLines = Array.from({ length: accounts * tickers.length }, (_, i) => `MIB-${Math.floor(i / tickers.length)},${tickers[i % tickers.length]},${(i % 40) + 1},${(i % 900) + 0.25},2022-01-01`);
+    const accountsText = `number,name,custodian,client,registration,model,cash\n${accountLines.join('\n')}\n`;
+    const positionsText = `account,ticker,shares,cost,acquired_date\n${positionLines.join('\n')}\n`;
+    expect(accountsText.length).toBeGreaterThan(3 * 1024 * 1024);
+    expect(positionsText.length).toBeGreaterThan(2 * 1024 * 1024);
+    const before = { accounts: await count(db, 'accounts', firmId), positions: await count(db, 'positions', firmId) };
+    const report = await importBook(db, firmId, [file('accounts.csv', accountsText), file('positions.csv', positionsText)]);
+    expect(report.errors).toEqual([]);
+    expect(report.read.accounts).toBe(accounts);
+    expect(report.imported.positions).toBe(accounts * tickers.length);
+    expect({ accounts: await count(db, 'accounts', firmId), positions: await count(db, 'positions', firmId) }).toEqual({
+      accounts: before.accounts + accounts,
+      positions: before.positions + accounts * tickers.length,
+    });
+    const last = await db.kysely
+      .selectFrom('accounts')
+      .innerJoin('models', 'models.id', 'accounts.model_id')
+      .select(['models.name', 'accounts.cash_cents'])
+      .where('accounts.number', '=', `MIB-${accounts - 1}`)
+      .executeTakeFirstOrThrow();
+    expect(last).toEqual({ name: models[(accounts - 1) % models.length], cash_cents: 9_950 });
+  }, 120_000);
+
+  it('refuses a quote left open in a file of several MiB at its line, and writes nothing', async () => {
+    const lines = Array.from({ length: 40_000 }, (_, i) => `OPEN-${i},Account ${i} ${'q'.repeat(60)},Pershing,Solo Client,Solo IRA,${i % 100}.50`);
+    lines[30_000] = `OPEN-30000,"Account left open,Pershing,Solo Client,Solo IRA,1`;
+    const path = file('accounts.csv', `number,name,custodian,client,registration,cash\n${lines.join('\n')}\n`);
+    const before = await count(db, 'accounts', firmId);
+    const report = await importBook(db, firmId, [path]);
+    expect(report.ok).toBe(false);
+    expect(report.errors.map(formatImportIssue)).toEqual([`${path}:30002: (file): not valid CSV: a record runs past 1 MiB of text; is a quote left open?`]);
+    expect(await count(db, 'accounts', firmId)).toBe(before);
+  }, 120_000);
+
   it('writes nothing when the last row of a large file is bad, though earlier rows were already written in the transaction', async () => {
     const tickers = (await db.kysely.selectFrom('products').select('ticker').where('firm_id', '=', firmId).orderBy('id').limit(8).execute()).map((p) => p.ticker);
     const before = { accounts: await count(db, 'accounts', firmId), positions: await count(db, 'positions', firmId), lots: await count(db, 'tax_lots', firmId) };

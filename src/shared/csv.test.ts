@@ -127,6 +127,67 @@ describe('csvRowBatches', () => {
     expect(input.destroyed).toBe(true);
   });
 
+  it('reads a file of several MiB whole for a consumer slower than the reader, reading only as far as the batch being filled', async () => {
+    // Over 3 MiB in 64 KiB chunks (a file stream's size): three times the unfinished-record guard and
+    // some sixty chunks, with quoted line breaks and a slow consumer (a database round trip per batch).
+    const rowCount = 80_000;
+    const lines = Array.from({ length: rowCount }, (_, i) => (i % 1000 === 0 ? `"acct ${i}\nsecond line",${'x'.repeat(30)},${i}` : `acct ${i},${'y'.repeat(30)},${i}`));
+    const text = `name,filler,n\n${lines.join('\n')}\n`;
+    expect(text.length).toBeGreaterThan(3 * MAX_RECORD_CHARS);
+    const chunk = 64 * 1024;
+    let handedOut = 0;
+    const input = Readable.from(
+      (function* () {
+        for (let i = 0; i < text.length; i += chunk, handedOut = Math.min(i, text.length)) yield text.slice(i, i + chunk);
+      })(),
+      { objectMode: false },
+    );
+    let consumed = 0;
+    let furthestAhead = 0;
+    const seen: number[] = [];
+    for await (const batch of csvRowBatches(input, 2000)) {
+      for (const row of batch) {
+        consumed += row.cells.join(',').length + 1;
+        if (row.line > 1) seen.push(Number(row.cells[2]));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      // What the reader took beyond what the consumer has: the batch's rows, the stream's buffer and a chunk.
+      furthestAhead = Math.max(furthestAhead, handedOut - consumed);
+    }
+    expect(seen).toEqual(Array.from({ length: rowCount }, (_, i) => i));
+    expect(furthestAhead).toBeLessThan(2000 * 60 + 4 * chunk);
+  });
+
+  it('reads a file stream of raw bytes, a character cut between chunks included', async () => {
+    const text = 'name,city\nZoë,Málaga\nÅsa,Zürich\n';
+    const bytes = Buffer.from(text, 'utf8');
+    const input = Readable.from(
+      Array.from({ length: bytes.length }, (_, i) => bytes.subarray(i, i + 1)),
+      { objectMode: true },
+    );
+    const rows: CsvRow[] = [];
+    for await (const batch of csvRowBatches(input, 1)) rows.push(...batch);
+    expect(rows.map((r) => r.cells)).toEqual(parseCsv(text).map((r) => r.cells));
+  });
+
+  it('reads \\r\\n and \\r line endings as parseCsv does, whatever the first chunk holds', async () => {
+    for (const linebreak of ['\r\n', '\r']) {
+      const text = ['a,b', '1,2', '"x', 'y",3', '4,5'].join(linebreak) + linebreak;
+      const { batches, error } = await streamed(text, 4, 1);
+      expect(error).toBeUndefined();
+      expect(batches.flat()).toEqual(parseCsv(text));
+      expect(batches.flat().map((r) => r.cells)).toEqual([['a', 'b'], ['1', '2'], [`x${linebreak}y`, '3'], ['4', '5']]);
+    }
+  });
+
+  it('reports a quote left open in a large file at its line, after every row before it', async () => {
+    const good = Array.from({ length: 60_000 }, (_, i) => `r${i},${'z'.repeat(40)}`).join('\n');
+    const { batches, error } = await streamed(`a,b\n${good}\n"open,1\n${good}\n`, 64 * 1024, 5000);
+    expect(batches.flat()).toHaveLength(60_001);
+    expect(error).toBeInstanceOf(CsvSyntaxError);
+    expect((error as CsvSyntaxError).line).toBe(60_002);
+  });
+
   it('reads any well-formed CSV back cell for cell (property)', async () => {
     // Cells without surrounding spaces (cells are trimmed) and rows not all blank (blank lines are skipped).
     const cell = fc.string({ unit: fc.constantFrom('a', 'b', ' ', ',', '"', '\n', 'é', '1') }).map((s) => s.trim());

@@ -5,6 +5,7 @@
 // the readable part. Papa parses a 500,000-row positions file in a third of csv-parse's time.
 
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import Papa from 'papaparse';
 
 export interface CsvRow {
@@ -70,82 +71,67 @@ export function parseCsv(text: string): CsvRow[] {
   return out;
 }
 
+/** Text read before the line ending is guessed, when no `\n` comes sooner (a file of `\r` endings). */
+const GUESS_CHARS = 64 * 1024;
+
 /**
  * The records of a text stream (a file opened with an encoding, so that no character is cut
- * between chunks) in batches of at least `size` rows but the last: reading pauses while a batch
- * waits, so memory holds about one batch whatever the file's size. Rows before a broken quote are
- * yielded, then CsvSyntaxError is thrown; a read error is thrown as it is.
+ * between chunks; raw bytes are decoded as UTF-8) in batches of at least `size` rows but the last.
+ * The stream is pulled, never pushed: a chunk is read only when the batch being filled needs it,
+ * so while the consumer works on a batch (a database write) reading stops at the stream's own
+ * buffer, and memory holds one batch, one chunk and the record in progress, whatever the file's
+ * size or the consumer's speed. Rows before a broken quote are yielded, then CsvSyntaxError is
+ * thrown; a read error is thrown as it is.
  */
 export async function* csvRowBatches(input: Readable, size: number): AsyncGenerator<CsvRow[]> {
   const rows = new Rows();
-  let ready: CsvRow[] = [];
-  let ended = false;
-  let failure: Error | undefined;
+  const decoder = new StringDecoder('utf8');
   let parser: Papa.Parser | undefined;
-  let wake: (() => void) | undefined;
-  const signal = () => {
-    const resolve = wake;
-    wake = undefined;
-    resolve?.();
-  };
-  // Papa keeps an unfinished record whole until its end comes: a quote left open early in a large
-  // file would hold the rest of the file in memory. Text read without a record coming out of it
-  // is counted, and past MAX_RECORD_CHARS the file is refused at the line of that record.
-  let unfinished = 0;
-  input.on('data', (text: string) => {
-    unfinished += text.length;
-    if (unfinished <= MAX_RECORD_CHARS || ended) return;
-    failure = new CsvSyntaxError(rows.nextLine, `a record runs past ${MAX_RECORD_CHARS / 1024 / 1024} MiB of text; is a quote left open?`);
-    ended = true;
-    parser?.abort();
-    input.destroy();
-    signal();
-  });
-  Papa.parse<string[]>(input, {
-    ...OPTIONS,
-    chunk(result, p) {
-      parser = p;
-      if (ended) return;
-      if (result.data.length > 0) unfinished = 0;
-      const broken = brokenQuote(result.errors);
-      rows.take(result.data, broken?.row ?? result.data.length, ready);
-      if (broken) {
-        failure = new CsvSyntaxError(rows.nextLine, broken.message);
-        ended = true;
-        p.abort();
-        signal();
-      } else if (ready.length >= size) {
-        p.pause();
-        signal();
-      }
-    },
-    complete() {
-      ended = true;
-      signal();
-    },
-    error(error) {
-      failure ??= error;
-      ended = true;
-      signal();
-    },
-  });
-  try {
-    for (;;) {
-      if (ready.length >= size || (ended && ready.length > 0)) {
-        const batch = ready;
-        ready = [];
-        yield batch;
-        continue;
-      }
-      if (failure) throw failure;
-      if (ended) return;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        parser?.resume();
-      });
+  // The text after the last complete record: what the parser holds without a record out of it.
+  let held = '';
+  let ready: CsvRow[] = [];
+
+  /** Parses `held`; `last` when no more text comes, else the record it ends in is kept for later. */
+  const parse = (last: boolean) => {
+    if (!parser) {
+      // Papa guesses \n, \r\n or \r from the text it is given, so it is given a whole line first.
+      if (!last && !held.includes('\n') && held.length < GUESS_CHARS) return;
+      const linebreak = Papa.parse(held.slice(0, GUESS_CHARS), { ...OPTIONS, preview: 1 }).meta.linebreak;
+      parser = new Papa.Parser({ ...OPTIONS, newline: linebreak as '\n' | '\r\n' | '\r' });
     }
+    const result = parser.parse(held, 0, !last) as Papa.ParseResult<string[]>;
+    const broken = brokenQuote(result.errors);
+    rows.take(result.data, broken?.row ?? result.data.length, ready);
+    if (broken) throw new CsvSyntaxError(rows.nextLine, broken.message);
+    held = last ? '' : held.slice(result.meta.cursor);
+    // Papa keeps an unfinished record whole until its end comes (and reads it again with every
+    // chunk): a quote left open early in a large file would hold the rest of the file.
+    if (held.length > MAX_RECORD_CHARS) {
+      throw new CsvSyntaxError(rows.nextLine, `a record runs past ${MAX_RECORD_CHARS / 1024 / 1024} MiB of text; is a quote left open?`);
+    }
+  };
+
+  try {
+    let failure: Error | undefined;
+    try {
+      for await (const chunk of input as AsyncIterable<string | Buffer>) {
+        held += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+        parse(false);
+        if (ready.length >= size) {
+          const batch = ready;
+          ready = [];
+          yield batch;
+        }
+      }
+      held += decoder.end();
+      parse(true);
+    } catch (error) {
+      // The rows before the failure are the readable part of the file: they come first.
+      failure = error instanceof Error ? error : new Error(String(error));
+    }
+    if (ready.length > 0) yield ready;
+    if (failure) throw failure;
   } finally {
-    if (!ended) parser?.abort();
     input.destroy();
   }
 }
