@@ -268,7 +268,7 @@ export class AuthRepository {
 
   /**
    * One query per authenticated request: the token, its user and the user's privileges. Built and
-   * compiled once (every request runs it, and nothing caches its answer: docs/decisions.md).
+   * compiled once (every request runs it, and nothing caches its answer: docs/decisions/sessions-and-abuse.md).
    */
   async findLiveToken(tokenHash: string, audience: 'platform' | 'rebalancer', now: string): Promise<TokenOwner | undefined> {
     const { rows } = await liveToken(this.db, tokenHash, audience, now);

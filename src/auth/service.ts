@@ -77,7 +77,7 @@ export class AuthService {
 
   /**
    * Section 5.5: Basic credentials plus the partner's client_id and client_secret. It returns no
-   * refresh token: a job holding a password can always log in again (docs/decisions.md).
+   * refresh token: a job holding a password can always log in again (docs/decisions/authentication.md).
    */
   async basicLogin(input: { authorization?: string; clientId?: string; clientSecret?: string; address: string }): Promise<TokenResponse> {
     if (!input.clientId && !input.clientSecret) return this.basicOnlyLogin(input.authorization, input.address);

@@ -13,7 +13,7 @@ export const SWEEP_DEFAULTS: SweepOptions = { intervalMs: 60_000, lookbackDays: 
 const DAY_MS = 86_400_000;
 
 /**
- * Set asides expire by date on read (docs/decisions.md), so no write marks the moment; this
+ * Set asides expire by date on read (docs/decisions/set-aside-cash.md), so no write marks the moment; this
  * periodic sweep finds records past their last protected day and notifies each creator once.
  * Several nodes may sweep at once: each record's notification key is claimed once.
  */

@@ -144,7 +144,7 @@ export class TradingRepository {
     now: string;
   }) {
     // A selection without accounts has nothing to wait for: its batch is written already ended
-    // (docs/decisions.md), so neither a poller nor `wait=true` waits for chunks that never come.
+    // (docs/decisions/faults-and-hostile-input.md), so neither a poller nor `wait=true` waits for chunks that never come.
     const empty = input.chunks.length === 0;
     return this.db.transaction().execute(async (trx) => {
       const instance = await insertInstance(trx, input.routine, input);
