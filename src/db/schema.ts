@@ -589,7 +589,7 @@ export interface AccountTransactionTable {
   created_by: string;
 }
 
-/** The built-in risk-profiling partner's client of a household (issue 9). */
+/** The built-in risk-profiling partner's client of a household. */
 export interface RiskClientTable extends Audit {
   id: Id;
   firm_id: number;

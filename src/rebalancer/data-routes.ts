@@ -23,7 +23,7 @@ import { CashNeedsRepository, SetAsideRepository } from '../set-aside-cash/repos
 import { setAsideRoutes } from './set-aside-cash/routes.js';
 import { SetAsideService } from '../set-aside-cash/service.js';
 
-/** The rebalancing application's data (issue 7): restricted plans, set aside cash, models and teams, the account reads,
+/** The rebalancing application's data: restricted plans, set aside cash, models and teams, the account reads,
  * trade groups and aggregate models, model security priorities and the firm options. */
 export const rebalancerDataRoutes: FastifyPluginAsync<{ db: Kysely<Database>; clock: Clock }> = async (app, { db, clock }) => {
   const plans = new RestrictedPlanService(new RestrictedPlanRepository(db), clock);
