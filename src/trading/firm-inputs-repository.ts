@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { idChunks } from '../db/id-chunks.js';
 import {
   isSetAsideActive,
   type BuyPriorityId,
@@ -9,15 +10,6 @@ import {
 } from '../engine/index.js';
 import { toEngineSetAside } from '../set-aside-cash/engine-input.js';
 import { groupBy } from '../shared/group-by.js';
-
-/** Ids per `in (...)` list: far below SQLite's and PostgreSQL's parameter limits. */
-const CHUNK = 500;
-
-function chunked<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
 
 export interface RebalancerInputs {
   /** Plans by id; accounts of one plan share one object, so the engine's line cache is shared too. */
@@ -43,7 +35,7 @@ export async function loadRebalancerInputs(
 ): Promise<RebalancerInputs> {
   const ids = [...new Set(accountIds)];
   const planOfAccount = new Map<number, number>();
-  for (const chunk of chunked(ids)) {
+  for (const chunk of idChunks(db, ids)) {
     const accounts = await db
       .selectFrom('accounts')
       .select(['id', 'restricted_plan_id'])
@@ -62,7 +54,7 @@ export async function loadRebalancerInputs(
 /** Every requested account id, with its set aside records active on `asOfDate` (possibly none). */
 export async function loadSetAsideCash(db: Kysely<Database>, firmId: number, accountIds: number[], asOfDate: string): Promise<Map<number, SetAsideCash[]>> {
   const setAsideCash = new Map<number, SetAsideCash[]>(accountIds.map((id) => [id, []]));
-  for (const chunk of chunked(accountIds)) {
+  for (const chunk of idChunks(db, accountIds)) {
     const records = await db
       .selectFrom('set_aside_cash')
       .selectAll()
@@ -101,7 +93,7 @@ export async function loadFirmPlans(db: Kysely<Database>, firmId: number): Promi
 
 async function loadPlans(db: Kysely<Database>, firmId: number, planIds: number[]): Promise<Map<number, RestrictedPlan>> {
   const plans = new Map<number, RestrictedPlan>();
-  for (const chunk of chunked(planIds)) {
+  for (const chunk of idChunks(db, planIds)) {
     const rows = await db.selectFrom('restricted_plans').select(['id', 'name']).where('firm_id', '=', firmId).where('id', 'in', chunk).execute();
     const securities = await db
       .selectFrom('restricted_plan_securities')
