@@ -3,14 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { OAuthError } from './oauth-errors.js';
 import type { OAuthService } from './oauth-service.js';
+import { TokenResponse } from './schemas.js';
 import { parseBasic, type AuthService } from './service.js';
 
-const TokenResponse = Type.Object({
-  access_token: Type.String(),
-  token_type: Type.Optional(Type.String()),
-  expires_in: Type.Number({ description: 'Lifetime of the access token in seconds' }),
-  refresh_token: Type.Optional(Type.String({ description: 'One-time use; rotates on every refresh' })),
-});
 const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Type.String() }, { description: 'OAuth error: a code such as invalid_grant, and what went wrong in words' });
 // Section 5.3 lets the code exchange carry its fields in the query; named here so the document (and
 // the typed client) shows them. Other parameters are passed through to the OAuth checks.

@@ -3,6 +3,7 @@ import { type Clock, isoNow } from '../shared/clock.js';
 import type { AuthRepository, UserRow } from './repository.js';
 import { OAuthError } from './oauth-errors.js';
 import { digest, matchesDigest, newToken, verifyUserPassword } from './secrets.js';
+import type { TokenResponse } from './schemas.js';
 import { LockedOut, type SignInThrottle } from './throttle.js';
 
 export interface Principal {
@@ -14,10 +15,6 @@ export interface Principal {
   privileges: ReadonlySet<string>;
 }
 
-export interface TokenResponse {
-  access_token: string;
-  expires_in: number;
-}
 
 const unauthorized = (why: string) => new DomainError('unauthorized', why);
 
