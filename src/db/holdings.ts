@@ -3,7 +3,7 @@ import { joinedText } from './aggregate.js';
 import type { Database } from './schema.js';
 
 /**
- * Each account's priced holdings as one row, "<shares_micros> <price_micros> …" in pairs (book
+ * Each account's priced holdings as one row, "<shares_micros> <price_micros> …" in pairs (shared
  * /holding-values.ts reads them): a page of households values thousands of positions, and one row
  * per account instead of one per position makes that read three times cheaper. The pairs, not a
  * sum, leave the rounding of each holding to the one exact function that does it everywhere.

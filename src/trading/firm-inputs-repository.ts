@@ -1,14 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { idChunks } from '../db/id-chunks.js';
-import {
-  isSetAsideActive,
-  type BuyPriorityId,
-  type RestrictedPlan,
-  type SellPriorityId,
-  type SetAsideCash,
-} from '../engine/index.js';
-import { toEngineSetAside } from '../set-aside-cash/engine-input.js';
+import type { BuyPriorityId, RestrictedPlan, SellPriorityId, SetAsideCash } from '../engine/index.js';
+import { loadSetAsideCash } from '../set-aside-cash/repository.js';
 import { groupBy } from '../shared/group-by.js';
 
 export interface RebalancerInputs {
@@ -49,27 +43,6 @@ export async function loadRebalancerInputs(
   const restrictedPlans = await loadPlans(db, firmId, [...new Set(planOfAccount.values())]);
   for (const [accountId, planId] of planOfAccount) if (!restrictedPlans.has(planId)) planOfAccount.delete(accountId);
   return { restrictedPlans, planOfAccount, setAsideCash, doNotBuyGroupEquivalency: await loadDoNotBuyGroupEquivalency(db, firmId) };
-}
-
-/** Every requested account id, with its set aside records active on `asOfDate` (possibly none). */
-export async function loadSetAsideCash(db: Kysely<Database>, firmId: number, accountIds: number[], asOfDate: string): Promise<Map<number, SetAsideCash[]>> {
-  const setAsideCash = new Map<number, SetAsideCash[]>(accountIds.map((id) => [id, []]));
-  for (const chunk of idChunks(db, accountIds)) {
-    const records = await db
-      .selectFrom('set_aside_cash')
-      .selectAll()
-      .where('firm_id', '=', firmId)
-      .where('account_id', 'in', chunk)
-      .where('is_deleted', '=', 0)
-      .where('is_expired', '=', 0)
-      .orderBy('id')
-      .execute();
-    for (const row of records) {
-      const record = toEngineSetAside(row);
-      if (isSetAsideActive(record, asOfDate)) setAsideCash.get(row.account_id)?.push(record);
-    }
-  }
-  return setAsideCash;
 }
 
 /** Products flagged doNotBuyGroupEquivalency in any plan of the firm; one array for every account. */

@@ -7,7 +7,8 @@ import { groupBy } from '../shared/group-by.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
 import { type FirmOptions, TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksOf } from '../trade-blocks/engine-input.js';
-import { loadDoNotBuyGroupEquivalency, loadFirmPlans, loadSetAsideCash } from './firm-inputs-repository.js';
+import { loadSetAsideCash } from '../set-aside-cash/repository.js';
+import { loadDoNotBuyGroupEquivalency, loadFirmPlans } from './firm-inputs-repository.js';
 import { unpackPositions } from './position-lots.js';
 import { loadTaxInputs, type TaxInputs } from './tax-inputs-repository.js';
 

@@ -139,7 +139,7 @@ export class PortfolioCompatRepository {
   }
 
   /** The positions of a set of accounts, for asset lists and the portfolio tree's values. */
-  /** Each account's priced holdings, one row an account (book/holding-values.ts values them). */
+  /** Each account's priced holdings, one row an account (shared/holding-values.ts values them). */
   pricedHoldingsOf(firmId: number, accountIds: number[]) {
     return pricedHoldingsByAccount(this.db, firmId, accountIds);
   }

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { pricedHoldingsByAccount } from '../../db/holdings.js';
 import { readByIds } from '../../db/id-chunks.js';
-import { loadSetAsideCash } from '../../trading/firm-inputs-repository.js';
+import { loadSetAsideCash } from '../../set-aside-cash/repository.js';
 
 /** `%text%` for a case-insensitive LIKE; `\` escapes the wildcards (LIKE is case-insensitive on SQLite only). */
 const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
