@@ -10,6 +10,11 @@ import type { Database } from './schema.js';
  */
 export function pricedHoldingsByAccount(db: Kysely<Database>, firmId: number, accountIds: number[]): Promise<{ account_id: number; held: string }[]> {
   if (accountIds.length === 0) return Promise.resolve([]);
+  return pricedHoldingsQuery(db, firmId, accountIds).execute();
+}
+
+/** The statement of pricedHoldingsByAccount (its SQL is checked in: src/db/sql-snapshots.test.ts). */
+export function pricedHoldingsQuery(db: Kysely<Database>, firmId: number, accountIds: number[]) {
   const pairs = joinedText(db, sql`p.shares_micros || ' ' || pr.price_micros`, ' ');
   return db
     .selectFrom('positions as p')
@@ -18,6 +23,5 @@ export function pricedHoldingsByAccount(db: Kysely<Database>, firmId: number, ac
     .where('p.firm_id', '=', firmId)
     .where('p.account_id', 'in', accountIds)
     .where('pr.price_micros', 'is not', null)
-    .groupBy('p.account_id')
-    .execute();
+    .groupBy('p.account_id');
 }
