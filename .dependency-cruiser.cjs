@@ -5,10 +5,46 @@
  * - the two applications (src/platform: the portfolio platform's assembly; src/rebalancer: the
  *   rebalancing application's routes) never import each other; both stand on the shared core
  *   (src/db, src/http, src/shared, src/auth, src/book, src/trading, …), which imports neither;
- * - only repositories (and src/db) build queries: value imports of kysely elsewhere are refused.
+ * - only repositories (and src/db) build queries: value imports of kysely elsewhere are refused;
+ * - no two top-level areas import each other (below).
  */
 const APPS = '^src/(platform|rebalancer)/';
 const COMPOSITION = '^src/(app|services|background|server|cli)\\.ts$';
+const NOT_TESTS = ['\\.test\\.ts$', 'test-support\\.ts$'];
+
+/**
+ * The top-level areas under src/, lowest first: an area may import only areas listed before it.
+ * Two areas importing each other (set aside cash's records used by the book's transactions while
+ * set aside cash read the book's values) make neither understandable alone and bind their changes
+ * together; a strict order rules that out for every pair without a list of pairs. An import
+ * upwards means the code belongs lower (as the holdings' valuation moved to src/shared), or, when
+ * the other direction is unused, the order changes. A new area is added here.
+ */
+const AREAS = [
+  'shared',
+  'engine',
+  'db',
+  'http',
+  'auth',
+  'outbox',
+  'notifications',
+  'integrations',
+  'set-aside-cash',
+  'trade-blocks',
+  'seed',
+  'book',
+  'import',
+  'trading',
+  'rebalancer',
+  'platform',
+];
+const areaRules = AREAS.slice(0, -1).map((area, i) => ({
+  name: `area-order-${area}`,
+  severity: 'error',
+  comment: `src/${area} may import only the areas listed before it in AREAS (.dependency-cruiser.cjs).`,
+  from: { path: `^src/${area}/`, pathNot: NOT_TESTS },
+  to: { path: `^src/(${AREAS.slice(i + 1).join('|')})/` },
+}));
 
 module.exports = {
   forbidden: [
@@ -46,6 +82,7 @@ module.exports = {
       from: { path: '^src/', pathNot: ['^src/db/', 'repository\\.ts$', '/repositories?/', '\\.test\\.ts$', 'test-support\\.ts$'] },
       to: { path: 'node_modules/kysely/', dependencyTypesNot: ['type-only'] },
     },
+    ...areaRules,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -4,7 +4,7 @@ export type DatabaseConfig =
   | { dialect: 'sqlite'; file: string }
   | { dialect: 'postgres'; url: string; poolSize: number };
 
-/** Issue 9: the built-in risk-profiling partner, or an external one over HTTP. */
+/** The risk-profiling partner: the built-in one, or an external one over HTTP. */
 export type RiskPartnerConfig = { kind: 'builtin' } | { kind: 'http'; url: string; apiKey: string; timeoutMs: number };
 
 export interface AppConfig {

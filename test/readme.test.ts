@@ -134,15 +134,15 @@ describeEachDatabase('the README, as printed', (database) => {
 
 /**
  * The user documents point only inside the repository: paths they name exist, links resolve, and
- * nothing reaches for a folder beside it. (docs/decisions.md, being split into docs/decisions/, and
- * the decisions themselves record history and are left out.)
+ * nothing reaches for a folder beside it. (The decision records under docs/decisions/ quote the
+ * context they were made in and are left out.)
  */
 describe('the README and the user documents', () => {
   const markdown = (dir: string): string[] =>
     readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => {
       const path = join(dir, e.name);
       if (e.isDirectory()) return path === join('docs', 'decisions') ? [] : markdown(path);
-      return e.name.endsWith('.md') && path !== join('docs', 'decisions.md') ? [path] : [];
+      return e.name.endsWith('.md') ? [path] : [];
     });
   const documents = ['README.md', ...markdown('docs')];
 

@@ -10,7 +10,7 @@ export interface BasicLoginSetting {
 }
 
 /**
- * The firm setting of issue 17: off by default (section 5.5 asks for client_id and client_secret);
+ * The firm setting for Basic-only login: off by default (section 5.5 asks for client_id and client_secret);
  * on, the source system's clients log in unmodified through the firm's chosen partner app.
  */
 export class BasicLoginSettings {

@@ -5,7 +5,7 @@ import { useTestApp } from '../../test/support/app.js';
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 /**
- * Issue 17: the source system's client logs in with `GET …/security/token` and Basic credentials
+ * The source system's client logs in with `GET …/security/token` and Basic credentials
  * alone. Section 5.5 asks for client_id and client_secret as well; a firm may choose to drop them.
  */
 describeEachDatabase('Basic-only login, a firm setting', (database) => {

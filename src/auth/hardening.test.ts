@@ -12,7 +12,7 @@ describeEachDatabase('authentication hardening', (database) => {
   const login = (userName: string, password: string) =>
     t.app.inject({ url: '/api/v1/security/token', headers: { authorization: basic(userName, password), client_id: String(t.firm.clientId), client_secret: t.firm.clientSecret } });
 
-  it('Basic login returns an access token and no refresh token (docs/decisions.md)', async () => {
+  it('Basic login returns an access token and no refresh token (docs/decisions/authentication.md)', async () => {
     const user = t.firm.users.api;
     const response = await login(user.userName, user.password);
     expect(response.statusCode).toBe(200);

@@ -3,15 +3,12 @@ import type { Clock } from '../shared/clock.js';
 import { AuthorizePageError, OAuthError } from './oauth-errors.js';
 import type { AuthRepository } from './repository.js';
 import { digest, newToken, seal, unseal } from './secrets.js';
+import type { TokenResponse } from './schemas.js';
 import type { AuthService } from './service.js';
 import { LockedOut, type SignInThrottle } from './throttle.js';
 
-export interface TokenSet {
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  refresh_token: string;
-}
+/** What a code exchange or a refresh answers: the token response with every field present. */
+export type TokenSet = Required<TokenResponse>;
 
 export interface AuthorizeRequest {
   clientId?: string;

@@ -222,7 +222,7 @@ describeEachDatabase('OAuth 2.0 authorization-code flow', (database) => {
     expect((await refresh(second.refresh_token)).statusCode).toBe(401);
   });
 
-  it('gives two concurrent refreshes with the same token the same successor pair (issue 14)', async () => {
+  it('gives two concurrent refreshes with the same token the same successor pair', async () => {
     const tokens = (await exchange(t.app, grant(await codeFor()))).json();
     const fields = { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: String(t.firm.clientId), client_secret: t.firm.clientSecret };
     const results = await Promise.all([exchange(t.app, fields), exchange(t.app, fields)]);

@@ -3,14 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { OAuthError } from './oauth-errors.js';
 import type { OAuthService } from './oauth-service.js';
+import { TokenResponse } from './schemas.js';
 import { parseBasic, type AuthService } from './service.js';
 
-const TokenResponse = Type.Object({
-  access_token: Type.String(),
-  token_type: Type.Literal('Bearer', { description: 'How to send the access token: Authorization: Session <token> (the spec\'s form) or Bearer <token>' }),
-  expires_in: Type.Number({ description: 'Lifetime of the access token in seconds' }),
-  refresh_token: Type.Optional(Type.String({ description: 'One-time use; rotates on every refresh' })),
-});
 const OAuthErrorBody = Type.Object({ error: Type.String(), error_description: Type.String() }, { description: 'OAuth error: a code such as invalid_grant, and what went wrong in words' });
 // Section 5.3 lets the code exchange carry its fields in the query; named here so the document (and
 // the typed client) shows them. Other parameters are passed through to the OAuth checks.
@@ -119,7 +114,7 @@ async function token(auth: AuthService, oauth: OAuthService, request: FastifyReq
     if (grantType) throw new OAuthError('unsupported_grant_type', `grant_type must be authorization_code or refresh_token, got "${grantType}"`);
     if (request.method === 'GET' && basic) {
       // RFC 6749 5.1: every token answer names its type, the Basic login's as the OAuth ones do.
-      return { ...(await auth.basicLogin({ authorization, clientId, clientSecret, address: request.ip })), token_type: 'Bearer' as const };
+      return auth.basicLogin({ authorization, clientId, clientSecret, address: request.ip });
     }
     throw new OAuthError('invalid_request', 'grant_type is missing or empty (or send Basic credentials with GET for an API login)');
   } catch (error) {

@@ -1,15 +1,13 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 
-export const TokenResponseSchema = Type.Object(
-  {
-    access_token: Type.String(),
-    expires_in: Type.Number({ description: 'Lifetime of the access token in seconds' }),
-  },
-  { additionalProperties: true },
-);
-
-export const BasicLoginHeaders = Type.Object({
-  authorization: Type.Optional(Type.String({ description: 'Basic base64(userName:password)' })),
-  client_id: Type.Optional(Type.String()),
-  client_secret: Type.Optional(Type.String()),
+/**
+ * The token endpoint's answer (sections 5.3-5.5), declared once: the routes' response schema and
+ * the services' return type. A Basic login carries no refresh token.
+ */
+export const TokenResponse = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.Literal('Bearer', { description: 'How to send the access token: Authorization: Session <token> (the spec\'s form) or Bearer <token>' }),
+  expires_in: Type.Number({ description: 'Lifetime of the access token in seconds' }),
+  refresh_token: Type.Optional(Type.String({ description: 'One-time use; rotates on every refresh' })),
 });
+export type TokenResponse = Static<typeof TokenResponse>;

@@ -5,16 +5,13 @@ import type { AuthRepository, UserRow } from './repository.js';
 import type { TokenCache } from './token-cache.js';
 import { OAuthError } from './oauth-errors.js';
 import { digest, matchesDigest, newToken, verifyUserPassword } from './secrets.js';
+import type { TokenResponse } from './schemas.js';
 import { LockedOut, type SignInThrottle } from './throttle.js';
 
 import type { Principal } from './principal.js';
 
 export type { Principal } from './principal.js';
 
-export interface TokenResponse {
-  access_token: string;
-  expires_in: number;
-}
 
 const unauthorized = (why: string) => new DomainError('unauthorized', why);
 
@@ -75,7 +72,7 @@ export class AuthService {
 
   /**
    * Section 5.5: Basic credentials plus the partner's client_id and client_secret. It returns no
-   * refresh token: a job holding a password can always log in again (docs/decisions.md).
+   * refresh token: a job holding a password can always log in again (docs/decisions/authentication.md).
    * The one password login of both applications: the rebalancer's Basic login (rebalancerToken)
    * comes here too, so a rule of who may log in how holds for either audience alike. Each login
    * opens a session chain of its own, which tokens minted from this one join.
@@ -178,7 +175,7 @@ export class AuthService {
       expiresAt: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
       createdAt: now.toISOString(),
     });
-    return { access_token: token, expires_in: ttlSeconds };
+    return { access_token: token, token_type: 'Bearer', expires_in: ttlSeconds };
   }
 
   /**

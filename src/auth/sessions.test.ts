@@ -7,7 +7,7 @@ import { authorize, exchange, fakeClock } from '../../test/support/oauth.js';
 const REDIRECT = 'https://partner.example/alpha/callback';
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-/** Issue 14: sessions survive races; abuse is contained; an administrator controls access at once. */
+/** Sessions survive races; abuse is contained; an administrator controls access at once. */
 describeEachDatabase('sessions and abuse', (database) => {
   const clock = fakeClock();
   const t = useTestApp(database, { clock, env: { SIGN_IN_MAX_FAILURES: '5', SIGN_IN_LOCK_SECONDS: '600', REFRESH_GRACE_SECONDS: '5' } });

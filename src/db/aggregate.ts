@@ -12,7 +12,7 @@ export type Separator = ',' | ' ' | 'record-separator';
  * The values of a group joined into one text (null for a group of nulls): `group_concat` on SQLite,
  * `string_agg` on PostgreSQL. In the database's order: a caller that needs an order sorts.
  * Reading a group as one row instead of one row a value is what makes the packed reads cheap
- * (docs/decisions.md).
+ * (docs/decisions/holding-values-one-row.md).
  */
 export function joinedText(db: Kysely<Database>, value: RawBuilder<unknown>, separator: Separator): RawBuilder<string> {
   const pg = isPostgres(db);

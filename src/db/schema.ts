@@ -1,8 +1,8 @@
-// One file types every table on purpose (docs/decisions.md, issue 15): db/schema.test.ts reads it whole.
+// One file types every table on purpose (docs/decisions/code-layout.md): db/schema.test.ts reads it whole.
 import type { ColumnType, Generated } from 'kysely';
 
 /**
- * Row types of every table. Storage conventions (docs/decisions.md):
+ * Row types of every table. Storage conventions (docs/decisions/storage-and-amounts.md):
  * booleans are 0/1 integers on both dialects, timestamps ISO-8601 UTC text,
  * dates YYYY-MM-DD text, money integer cents, shares and prices integer millionths.
  */
@@ -591,7 +591,7 @@ export interface AccountTransactionTable {
   created_by: string;
 }
 
-/** The built-in risk-profiling partner's client of a household (issue 9). */
+/** The built-in risk-profiling partner's client of a household. */
 export interface RiskClientTable extends Audit {
   id: Id;
   firm_id: number;

@@ -7,7 +7,7 @@ import type { Db } from './database.js';
 /**
  * Migration 0018: on PostgreSQL a position or a trade is tied to its account by (firm_id, account_id),
  * so the database itself refuses a row that names another firm's account; rows of the firm's own
- * accounts go in as before, on both databases.
+ * accounts go in, on both databases.
  */
 describeEachDatabase('positions and trades belong to their account\'s firm', (database) => {
   let target: { db: Db; drop(): Promise<void> };

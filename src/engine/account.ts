@@ -12,6 +12,7 @@ import { activeTradeBlock } from './values.js';
 import { harvestLosses } from './tax/harvest.js';
 import { taxNotes } from './tax/notes.js';
 import type { TaxPlan } from './tax/plan.js';
+import { EntityEnum } from '../shared/entity-enum.js';
 
 /** Rebalances one account. Pure: the same snapshot and options always give the same result. */
 export function rebalanceAccount(snapshot: AccountSnapshot, options: RebalanceOptions): AccountResult {
@@ -19,7 +20,7 @@ export function rebalanceAccount(snapshot: AccountSnapshot, options: RebalanceOp
 }
 
 function blockText(b: TradeBlock): string {
-  const what = b.entityEnum === 6 ? `registration ${b.entityId}` : `account ${b.entityId}`;
+  const what = b.entityEnum === EntityEnum.Registration ? `registration ${b.entityId}` : `account ${b.entityId}`;
   return `${what} is trade blocked (${b.reason}${b.description ? `: ${b.description}` : ''}); no trades`;
 }
 

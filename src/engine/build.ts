@@ -1,6 +1,7 @@
 // Turns a snapshot into the working state: holdings grouped into model lines,
 // priorities attached, values, protected cash and the cash target computed.
 
+import { REBALANCE_DEFAULTS } from './defaults.js';
 import { buyPriorityOf, lineTemplate, sellPriorityOf, type LineTemplate } from './lines.js';
 import { formatDollars, shareDecimals } from './money.js';
 import { AccountState, newHolding, newLine, type Holding, type Line, type Settings } from './state.js';
@@ -12,17 +13,17 @@ import { holdingLots } from './tax/holding-lots.js';
 import { groupOf, type TaxPlan, washSaleCause } from './tax/plan.js';
 
 export function settingsOf(opts: RebalanceOptions, snap: AccountSnapshot): Settings {
-  const counted = countedItems(opts.assetValues ?? 'PendingTransactionsAndOrders', snap.firmDefaultAssetValues);
+  const counted = countedItems(opts.assetValues ?? REBALANCE_DEFAULTS.assetValues, snap.firmDefaultAssetValues);
   return {
     reason: opts.reason,
     amount: opts.amount !== undefined && opts.amount > 0 ? opts.amount : 0,
-    exactTrades: opts.exactTrades ?? false,
-    maxTrades: opts.maxTrades ?? 1000,
-    minTradeAmount: opts.minTradeAmount ?? 0,
-    minTradePercent: opts.minTradePercent ?? 0,
-    rounding: opts.roundingLogic ?? 'Default',
-    includeCustodialCash: opts.includeCustodialCash ?? true,
-    useSubstitution: (opts.useProductSubstitution ?? 'Use') === 'Use',
+    exactTrades: opts.exactTrades ?? REBALANCE_DEFAULTS.exactTrades,
+    maxTrades: opts.maxTrades ?? REBALANCE_DEFAULTS.maxTrades,
+    minTradeAmount: opts.minTradeAmount ?? REBALANCE_DEFAULTS.minTradeAmount,
+    minTradePercent: opts.minTradePercent ?? REBALANCE_DEFAULTS.minTradePercent,
+    rounding: opts.roundingLogic ?? REBALANCE_DEFAULTS.roundingLogic,
+    includeCustodialCash: opts.includeCustodialCash ?? REBALANCE_DEFAULTS.includeCustodialCash,
+    useSubstitution: (opts.useProductSubstitution ?? REBALANCE_DEFAULTS.useProductSubstitution) === 'Use',
     countPending: counted.pending,
     countOrders: counted.orders,
   };

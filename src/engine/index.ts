@@ -6,6 +6,7 @@ export { toCents, roundCents, shareDecimals } from './money.js';
 export { protectedCash, isSetAsideActive, activeTradeBlock } from './values.js';
 export { tradesAsOpenOrders, applyTrades } from './replay.js';
 export * from './types.js';
+export { REBALANCE_DEFAULTS } from './defaults.js';
 export { rebalanceHousehold } from './tax/household.js';
 export { TAX_INFO_CODES } from './tax/notes.js';
 export { SUBSTITUTED } from './lines.js';

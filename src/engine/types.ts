@@ -3,6 +3,8 @@
 // Percentages are percent numbers (30 = 30 %), money is dollars, quantities
 // are shares, dates are ISO `YYYY-MM-DD` strings; ids are integers.
 
+import type { EntityCode } from '../shared/entity-enum.js';
+
 /** Sell priority list of spec 2.8; the ids are the ones stored in plans. */
 export const SellPriority = {
   DoNotSell: 1,
@@ -191,7 +193,7 @@ export interface Substitution {
 /** Trade block detail (spec 2.3); entityEnum 6 = Registration, 7 = Account. */
 export interface TradeBlock {
   readonly id: number;
-  readonly entityEnum: 6 | 7;
+  readonly entityEnum: EntityCode;
   readonly entityId: number;
   /** Reason name, e.g. `Manual`, `Fixed Income`; named in the warning. */
   readonly reason: string;

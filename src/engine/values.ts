@@ -2,7 +2,8 @@
 // trade blocks. Kept apart from the trading logic because the trading API
 // shows these numbers to users before any trade exists.
 
-import type { AccountSnapshot, AssetValues, PendingItem, SetAsideCash, TradeBlock } from './types.js';
+import type { AccountSnapshot, AssetValues, SetAsideCash, TradeBlock } from './types.js';
+import { EntityEnum } from '../shared/entity-enum.js';
 
 export interface CountedItems {
   readonly pending: boolean;
@@ -12,12 +13,6 @@ export interface CountedItems {
 export function countedItems(assetValues: AssetValues, firmDefault: AccountSnapshot['firmDefaultAssetValues']): CountedItems {
   const mode = assetValues === 'UseDefault' ? (firmDefault ?? 'PendingTransactionsAndOrders') : assetValues;
   return { pending: mode !== 'Current', orders: mode === 'PendingTransactionsAndOrders' };
-}
-
-export function sumCash(items: readonly PendingItem[] | undefined): number {
-  let total = 0;
-  if (items) for (const it of items) total += it.cash;
-  return total;
 }
 
 /** A record protects cash when it is not deleted or expired and its dates cover the run date. */
@@ -71,7 +66,7 @@ export function activeTradeBlock(
   let found: TradeBlock | null = null;
   for (const b of blocks) {
     if (b.isDeleted || b.isDisabled) continue;
-    const hits = (b.entityEnum === 7 && b.entityId === accountId) || (b.entityEnum === 6 && registrationId != null && b.entityId === registrationId);
+    const hits = (b.entityEnum === EntityEnum.Account && b.entityId === accountId) || (b.entityEnum === EntityEnum.Registration && registrationId != null && b.entityId === registrationId);
     if (hits && (found === null || b.id < found.id)) found = b;
   }
   return found;

@@ -9,7 +9,7 @@ it('measures JSON depth without parsing, ignoring brackets inside strings', () =
   expect(jsonDepthExceeds('{"a":"[[[[[[[[[[","b":{"c":"\\"{{{{{"}}', 2)).toBe(false);
 });
 
-/** Issue 14: hostile input gets a 4xx naming the field, the same on both databases; nothing is written. */
+/** Hostile input gets a 4xx naming the field, the same on both databases; nothing is written. */
 describeEachDatabase('hostile input', (database) => {
   const t = useTestApp(database);
   const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers: Record<string, string> = {}) =>

@@ -4,8 +4,8 @@ import { escape } from './html.js';
  * The reference page of an application, rendered on the server from its OpenAPI document: one
  * section per capability (tag), each operation with its explanation, parameters, an example
  * request and an example response. Plain HTML and inline CSS: nothing to load, nothing to fail,
- * readable on a phone. (Swagger UI, used before, stopped listing operations past about 150
- * operations and tags, and loaded its assets from the wrong prefix.)
+ * readable on a phone. Not Swagger UI: it stops listing operations past about 150 operations and
+ * tags.
  */
 
 type Json = Record<string, unknown>;

@@ -218,7 +218,7 @@ describeEachDatabase('importBook', (dialect) => {
     ]);
   });
 
-  it('refuses empty and header-only files and NUL characters, writing nothing (issue 14)', async () => {
+  it('refuses empty and header-only files and NUL characters, writing nothing', async () => {
     const before = await count(db, 'clients', firmId);
     const report = await importBook(db, firmId, [
       file('clients.csv', ''),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { idChunks } from '../db/id-chunks.js';
 import type { IdMap } from '../seed/repository.js';
 import type { Entity } from './sources.js';
 
@@ -179,11 +180,11 @@ export async function loadLookups(conn: Kysely<Database>, firmId: number, presen
 export async function loadHeld(conn: Kysely<Database>, l: Lookups, accountIds: Iterable<number>): Promise<void> {
   const wanted = [...accountIds].filter((id) => !l.heldLoaded.has(id));
   for (const id of wanted) l.heldLoaded.add(id);
-  for (let i = 0; i < wanted.length; i += 500) {
+  for (const slice of idChunks(conn, wanted)) {
     const rows = await conn
       .selectFrom('positions')
       .select(['account_id', 'product_id'])
-      .where('account_id', 'in', wanted.slice(i, i + 500))
+      .where('account_id', 'in', slice)
       .execute();
     for (const p of rows) l.held.add(Lookups.heldKey(l.accounts.indexOfId(p.account_id) as number, l.products.indexOfId(p.product_id) as number));
   }

@@ -7,7 +7,7 @@ import type { Links } from './present.js';
 import { PUSH_DEFAULTS, type PushOptions, PushSender } from './push.js';
 import { NotificationRepository, PUSH_TOPIC } from './repository.js';
 import { type PartnerVerifier, NotificationService } from './service.js';
-import { SetAsideExpirySweeper } from './sweeper.js';
+import { SetAsideExpirySweeper } from './set-aside-expiry-sweeper.js';
 
 export { recordBatchEnded, recordSetAsidesExpired } from './platform-events-repository.js';
 export { verifySignature } from './signature.js';

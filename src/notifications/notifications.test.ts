@@ -3,6 +3,7 @@ import { useTestApp } from '../../test/support/app.js';
 import { createTestBook, type TestBook } from '../../test/support/book.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { fakeClock } from '../../test/support/oauth.js';
+import { tradingCalls } from '../../test/support/trading.js';
 import { loadConfig } from '../config.js';
 import { createServices } from '../services.js';
 import { rebalancerSession } from '../../test/support/rebalancer.js';
@@ -221,11 +222,7 @@ describeEachDatabase('notifications (section 4.12)', (database) => {
 
       // A rebalance the advisor starts and one that fails.
       const account = await book.account();
-      const generate = async (keys: number[]) => {
-        const response = await call(t, 'POST', '/api/v1/Trading/GenerateTrades?wait=true', { session: advisorA, payload: { routine: 'Rebalance', entity: 'Account', reason: 'NeedReview', keys } });
-        expect(response.statusCode, response.body).toBe(200);
-        return response.json<number>();
-      };
+      const generate = (keys: number[]) => tradingCalls(t, () => advisorA).generate({ reason: 'NeedReview', keys });
       const complete = await generate([account]);
       const failed = await generate([account, 999_999]);
 

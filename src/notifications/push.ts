@@ -8,7 +8,7 @@ import type { NotificationRepository } from './repository.js';
 import { DELIVERY_HEADER, signedHeaders } from './signature.js';
 
 export interface PushOptions {
-  /** Attempts before a delivery is given up as failed (docs/decisions.md). */
+  /** Attempts before a delivery is given up as failed (docs/decisions/notification-push.md). */
   maxAttempts: number;
   /** How long one POST may take before it counts as a failed attempt. */
   timeoutMs: number;

@@ -1,5 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import { type Logger, stderrLogger } from '../shared/logger.js';
+import { PeriodicJob } from '../shared/periodic.js';
 import type { ClaimedMessage, OutboxRepository } from './repository.js';
 
 /** Must be idempotent: a message is delivered at least once. */
@@ -25,7 +26,7 @@ export interface DispatcherOptions {
 export class OutboxDispatcher {
   private readonly handlers = new Map<string, OutboxHandler>();
   private readonly options: Required<Omit<DispatcherOptions, 'onError'>> & Pick<DispatcherOptions, 'onError'>;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly poll: PeriodicJob;
   private current: Promise<void> | undefined;
   private again = false;
   private started = false;
@@ -38,6 +39,7 @@ export class OutboxDispatcher {
     options: DispatcherOptions = {},
   ) {
     this.options = { batchSize: 100, leaseMs: 60_000, pollMs: 1000, baseBackoffMs: 1000, maxBackoffMs: 600_000, ...options };
+    this.poll = new PeriodicJob(() => this.drain(), { intervalMs: this.options.pollMs, onError: (error) => this.report(error) });
   }
 
   register(topic: string, handler: OutboxHandler) {
@@ -104,15 +106,13 @@ export class OutboxDispatcher {
   start() {
     if (this.started) return;
     this.started = true;
-    this.timer = setInterval(() => void this.drain().catch((error: unknown) => this.report(error)), this.options.pollMs);
-    this.timer.unref();
+    this.poll.start();
     this.kick();
   }
 
   async stop() {
     this.started = false;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    await this.poll.stop();
     await this.current?.catch(() => undefined);
   }
 

@@ -26,7 +26,7 @@ import { SubstitutionRepository } from '../substitutions/repository.js';
 import { SubstitutionService } from '../substitutions/service.js';
 import { substitutionRoutes } from './substitutions/routes.js';
 
-/** The rebalancing application's data (issue 7): restricted plans, set aside cash, models and teams, the account reads,
+/** The rebalancing application's data: restricted plans, set aside cash, models and teams, the account reads,
  * trade groups and aggregate models, model security priorities and the firm options. */
 export const rebalancerDataRoutes: FastifyPluginAsync<{ db: Kysely<Database>; clock: Clock }> = async (app, { db, clock }) => {
   const plans = new RestrictedPlanService(new RestrictedPlanRepository(db), clock);

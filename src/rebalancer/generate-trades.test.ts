@@ -1,14 +1,9 @@
 import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
+import { tradingCalls } from '../../test/support/trading.js';
 import { addPosition, createAccount, createProduct, rebalancerSession } from '../../test/support/rebalancer.js';
 
-interface TradeOut {
-  accountId: number;
-  productId: number;
-  action: string;
-  amount: number;
-}
 
 /** Plans, priorities and protected cash written through the routes, honoured by POST /Trading/GenerateTrades. */
 
@@ -24,12 +19,8 @@ describeEachDatabase('GenerateTrades reads the rebalancing application\'s data',
     return response.json();
   };
   const get = async (url: string) => (await t.app.inject({ url, headers: { authorization: platform } })).json();
-  async function generate(accountId: number, reason = 'NeedReview'): Promise<TradeOut[]> {
-    const batchId = await post('/api/Trading/GenerateTrades?wait=true', { routine: 'Rebalance', entity: 'Account', reason, keys: [accountId] }, platform);
-    const status = await get(`/api/Trading/TradeGenerationStatus/${batchId}`);
-    expect(status.status).toBe('Complete');
-    return get(`/api/Trading/TradeInstances/${status.tradeInstanceId}/Trades`);
-  }
+  const trading = tradingCalls(t, () => platform);
+  const generate = (accountId: number, reason = 'NeedReview') => trading.rebalance({ reason, keys: [accountId] });
   async function assignPlan(accountId: number, planId: number | null) {
     const record = await get(`/api/v1/Portfolio/Accounts/Verbose/${accountId}`);
     const response = await t.app.inject({

@@ -164,7 +164,7 @@ export function generateFirmBook(options: GeneratorOptions): BookTables {
     })),
     user_defined_definitions: customFieldDefinitions(),
     user_defined_values,
-    // Spec 2.5: the system reasons exist from the moment the firm does (issue 17), not on first use.
+    // Spec 2.5: the system reasons exist from the moment the firm does, not on first use, so every path that reads them finds them.
     trade_block_reasons: systemReasonRows(),
   };
   return profileFirmBook(options.profile ?? 'demo', options.seed, options.asOf, book);

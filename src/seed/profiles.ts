@@ -18,6 +18,7 @@ import { PRODUCTS } from './demo-data.js';
 import type { BookTables } from './rows.js';
 import { Random } from './random.js';
 import type { ChunkRows } from './rows.js';
+import { type EntityCode, EntityEnum } from '../shared/entity-enum.js';
 
 export const PROFILE_NAMES = ['demo', 'advisory', 'direct-indexing'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -191,7 +192,7 @@ export function profileExtras(profile: ProfileName, seed: number, asOf: string, 
   const plans = firm.restricted_plans?.length ?? 0;
   const firmSubstituted = new Set(firm.product_substitutions.flatMap((x) => (x.account_id === null ? [x.product_id, x.substitute_product_id] : [])));
   let blockSerial = 0;
-  const block = (chunk: ChunkRows, entity_enum: 6 | 7, entity_id: number) => {
+  const block = (chunk: ChunkRows, entity_enum: EntityCode, entity_id: number) => {
     const started = -rng.int(1, 400);
     const ended = rng.chance(0.2) ? started + rng.int(1, 399) : rng.chance(0.2) ? rng.int(1, 200) : null;
     chunk.trade_block_details.push({
@@ -199,7 +200,7 @@ export function profileExtras(profile: ProfileName, seed: number, asOf: string, 
       global_id: `00000000-0000-4000-9${String(seed & 0xfff).padStart(3, '0')}-${String(++blockSerial).padStart(12, '0')}`,
       entity_enum,
       entity_id,
-      entity_table: entity_enum === 7 ? 'accounts' : 'registrations',
+      entity_table: entity_enum === EntityEnum.Account ? 'accounts' : 'registrations',
       reason_id: rng.weighted([70, 20, 5, 5]),
       description: rng.pick(['Client request', 'Pending transfer', 'Compliance review', 'Cash raise in progress', 'Account under review']),
       start_date: shift(asOf, started),
@@ -217,10 +218,10 @@ export function profileExtras(profile: ProfileName, seed: number, asOf: string, 
     account(chunk, accountId, registrationId, value) {
       if (registrationId !== lastRegistration) {
         lastRegistration = registrationId;
-        if (rng.chance(0.01)) block(chunk, 6, registrationId);
+        if (rng.chance(0.01)) block(chunk, EntityEnum.Registration, registrationId);
       }
       if (profile !== 'advisory') return;
-      if (rng.chance(0.03)) block(chunk, 7, accountId);
+      if (rng.chance(0.03)) block(chunk, EntityEnum.Account, accountId);
       if (plans > 0 && rng.chance(0.08)) chunk.accounts[accountId]!.restricted_plan_id = rng.int(0, plans - 1);
       if (rng.chance(0.07)) {
         const percent = rng.chance(0.25);

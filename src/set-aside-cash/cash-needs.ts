@@ -1,4 +1,4 @@
-import { heldDollars } from '../book/holding-values.js';
+import { heldDollars } from '../shared/holding-values.js';
 import { protectedCash, roundCents } from '../engine/index.js';
 import { type Clock, today } from '../shared/clock.js';
 import { centsToDollars } from '../shared/money.js';

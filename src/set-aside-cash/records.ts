@@ -22,7 +22,7 @@ export function isExpired(row: Row, today: string): boolean {
 const amountOf = (row: Row) => (row.cash_amount_type_id === 2 ? Number(row.cash_amount_pct ?? 0) : (dollars(row.cash_amount_cents) ?? 0));
 
 /**
- * Omitted bounds read as the full cashAmount (spec 4.6), for percent records too (issue 17): there
+ * Omitted bounds read as the full cashAmount (spec 4.6), for percent records too: there
  * the figure is the percent itself, as the record states it; the engine applies it to the account's
  * value on the day.
  */

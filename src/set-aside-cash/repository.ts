@@ -2,7 +2,9 @@ import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, SetAsideCashTable } from '../db/schema.js';
 import { locksRows } from '../db/dialect.js';
 import { pricedHoldingsByAccount } from '../db/holdings.js';
-import { loadSetAsideCash } from '../trading/firm-inputs-repository.js';
+import { idChunks } from '../db/id-chunks.js';
+import { isSetAsideActive, type SetAsideCash } from '../engine/index.js';
+import { toEngineSetAside } from './engine-input.js';
 
 export class SetAsideRepository {
   constructor(readonly db: Kysely<Database>) {}
@@ -95,4 +97,28 @@ export class CashNeedsRepository {
     const rows = await this.db.selectFrom('models').select(['id', 'cash_target_pct']).where('firm_id', '=', firmId).execute();
     return new Map(rows.map((r) => [r.id, Number(r.cash_target_pct)]));
   }
+}
+
+/**
+ * The set aside cash a rebalance (and the account reads) count: every requested account id, with
+ * its records active on `asOfDate` (possibly none), judged by the engine's own isSetAsideActive.
+ */
+export async function loadSetAsideCash(db: Kysely<Database>, firmId: number, accountIds: number[], asOfDate: string): Promise<Map<number, SetAsideCash[]>> {
+  const setAsideCash = new Map<number, SetAsideCash[]>(accountIds.map((id) => [id, []]));
+  for (const chunk of idChunks(db, accountIds)) {
+    const records = await db
+      .selectFrom('set_aside_cash')
+      .selectAll()
+      .where('firm_id', '=', firmId)
+      .where('account_id', 'in', chunk)
+      .where('is_deleted', '=', 0)
+      .where('is_expired', '=', 0)
+      .orderBy('id')
+      .execute();
+    for (const row of records) {
+      const record = toEngineSetAside(row);
+      if (isSetAsideActive(record, asOfDate)) setAsideCash.get(row.account_id)?.push(record);
+    }
+  }
+  return setAsideCash;
 }

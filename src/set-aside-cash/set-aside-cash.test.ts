@@ -45,7 +45,7 @@ describeEachDatabase('set aside cash (section 4.6)', (database) => {
       createdBy: 'admin@alpha',
     });
     const percent = (await call('POST', root(accountId), { cashAmountTypeId: 2, cashAmount: 5, expirationTypeId: 2, expirationValue: 3, toleranceValue: 2, minCashAmount: 100 })).json();
-    // Spec 4.6: an omitted bound defaults to the full cashAmount, percent records included (issue 17).
+    // Spec 4.6: an omitted bound defaults to the full cashAmount, percent records included.
     expect(percent).toMatchObject({ cashAmountTypeId: 2, cashAmount: 5, percentCalculationTypeId: 0, minCashAmount: 100, maxCashAmount: 5, expirationValue: 3, toleranceValue: 2 });
     expect((await call('GET', `${root(accountId)}/${percent.id}`)).json()).toEqual(percent);
 

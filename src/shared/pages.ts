@@ -8,7 +8,7 @@ export const PAGE_SIZE = 1000;
  * each later one after the last id of the page before (by an index, so a long list does not step
  * through every record before its page again), until `top` records or the end. A turn of the
  * event loop passes between pages, so that reading every account of a large firm, or every
- * message of a large batch, does not hold up other requests (docs/decisions.md, whole lists).
+ * message of a large batch, does not hold up other requests (docs/decisions/whole-lists-in-pages.md).
  */
 export async function* pagesById<R extends { id: number }>(
   read: (afterId: number, limit: number, skip: number) => Promise<R[]>,

@@ -69,7 +69,7 @@ export async function createBatch(deps: BatchDeps, items: unknown[]): Promise<Tr
     }
     if (problems.length > 0) return failed.push(failure(raw, problems.join('; ')));
     // Rule 3: a registration block for a registration that is not sleeved is silently dropped on
-    // create: neither stored nor reported as failed (issue 17), so it does not turn a good batch into a 207.
+    // create: neither stored nor reported as failed (as the spec says), so it does not turn a good batch into a 207.
     if (registration && registration.is_sleeved !== 1) return;
     accepted.push({ item, reason: typeof reason === 'string' ? undefined : reason, entityName: (account ?? registration)!.name });
   });

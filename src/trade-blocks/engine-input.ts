@@ -1,7 +1,7 @@
 import type { TradeBlock } from '../engine/types.js';
 import { SystemReason, isOutsideRange } from './model.js';
 import type { FirmOptions, TradeBlockRepository } from './repository.js';
-import { EntityEnum } from './schemas.js';
+import { type EntityCode, EntityEnum } from './schemas.js';
 
 /**
  * The engine's trade block input (AccountSnapshot.tradeBlocks): for each account, the active
@@ -39,7 +39,7 @@ export async function tradeBlocksOf(
     const registrations = new Map((await repository.registrations(firmId, accounts.map((a) => a.registration_id))).map((r) => [r.id, r]));
     for (const account of accounts) {
       const registration = registrations.get(account.registration_id);
-      const legacy = (entityEnum: 6 | 7, entityId: number, what: string): TradeBlock => ({
+      const legacy = (entityEnum: EntityCode, entityId: number, what: string): TradeBlock => ({
         id: 0,
         entityEnum,
         entityId,
@@ -64,7 +64,7 @@ export async function tradeBlocksOf(
     if (options.dates && isOutsideRange(v.start_date, v.end_date, asOfDate)) continue;
     const block: TradeBlock = {
       id: v.id,
-      entityEnum: v.entity_enum as 6 | 7,
+      entityEnum: v.entity_enum as EntityCode,
       entityId: v.entity_id,
       reason: v.reason_name,
       description: v.description,

@@ -7,7 +7,7 @@ import { principalOf } from '../auth/hook.js';
 import { Privilege, type PrivilegeName } from '../auth/privileges.js';
 import type { TradeBlockReasonService } from './reasons.js';
 import { batchResponses, sendBatch } from './batch-http.js';
-import { SyncQuery, type TradeBlockResult } from './schemas.js';
+import { EntityEnum, SyncQuery, type TradeBlockResult } from './schemas.js';
 import type { TradeBlockService } from './service.js';
 import type { Actor } from './writes.js';
 
@@ -31,7 +31,12 @@ interface ImportServices {
 
 type Row = { row: number; cells: Record<string, string> };
 
-const ENTITY_TYPES: Record<string, number> = { account: 7, '7': 7, registration: 6, '6': 6 };
+const ENTITY_TYPES: Record<string, number> = {
+  account: EntityEnum.Account,
+  [String(EntityEnum.Account)]: EntityEnum.Account,
+  registration: EntityEnum.Registration,
+  [String(EntityEnum.Registration)]: EntityEnum.Registration,
+};
 const optional = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 const integer = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value) ? Number(value) : value);
 const rowError = (row: number, message: string) => `row ${row}: ${message}`;

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, TradeBlockDetailTable, TradeBlockHistoryTable, TradeBlockReasonTable } from '../db/schema.js';
 import { type OutboxMessage, OutboxRepository } from '../outbox/repository.js';
+import { idChunks, slices } from '../db/id-chunks.js';
 import { preparedQuery } from '../db/prepared.js';
 import { EntityEnum } from './schemas.js';
 
@@ -14,13 +15,8 @@ export interface FirmOptions {
   customTypes: boolean;
 }
 
-const CHUNK = 400;
-
-function chunks<T>(items: T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
+/** Rows a multi-row insert: a detail has about 15 columns, so 400 rows stay under every driver's parameter limit. */
+const ROWS_PER_INSERT = 400;
 
 const detailWithDateOption = preparedQuery((db, firmId: number, id: number) =>
   new TradeBlockRepository(db).views(firmId).innerJoin('firms as f', 'f.id', 'd.firm_id').select('f.trade_block_dates').where('d.id', '=', id),
@@ -119,7 +115,7 @@ export class TradeBlockRepository {
 
   async detailsByGlobalIds(firmId: number, globalIds: string[]) {
     const out: DetailView[] = [];
-    for (const part of chunks(globalIds)) out.push(...(await this.views(firmId).where('d.global_id', 'in', part).execute()));
+    for (const part of idChunks(this.db, globalIds)) out.push(...(await this.views(firmId).where('d.global_id', 'in', part).execute()));
     return out;
   }
 
@@ -144,7 +140,7 @@ export class TradeBlockRepository {
 
   async existingGlobalIds(firmId: number, globalIds: string[]): Promise<Set<string>> {
     const found = new Set<string>();
-    for (const part of chunks(globalIds)) {
+    for (const part of idChunks(this.db, globalIds)) {
       const rows = await this.db
         .selectFrom('trade_block_details')
         .select('global_id')
@@ -158,7 +154,7 @@ export class TradeBlockRepository {
 
   async insertDetails(rows: Insertable<TradeBlockDetailTable>[]): Promise<Map<string, number>> {
     const ids = new Map<string, number>();
-    for (const part of chunks(rows)) {
+    for (const part of slices(rows, ROWS_PER_INSERT)) {
       const inserted = await this.db.insertInto('trade_block_details').values(part).returning(['id', 'global_id']).execute();
       for (const row of inserted) ids.set(row.global_id, row.id);
     }
@@ -170,11 +166,11 @@ export class TradeBlockRepository {
     ids: number[],
     columns: Partial<Pick<DetailRow, 'description' | 'start_date' | 'end_date' | 'is_deleted' | 'reason_id' | 'version' | 'edited_at' | 'edited_by'>>,
   ) {
-    for (const part of chunks(ids)) await this.db.updateTable('trade_block_details').set(columns).where('id', 'in', part).execute();
+    for (const part of idChunks(this.db, ids)) await this.db.updateTable('trade_block_details').set(columns).where('id', 'in', part).execute();
   }
 
   async insertHistory(rows: Insertable<TradeBlockHistoryTable>[]) {
-    for (const part of chunks(rows)) await this.db.insertInto('trade_block_history').values(part).execute();
+    for (const part of slices(rows, ROWS_PER_INSERT)) await this.db.insertInto('trade_block_history').values(part).execute();
   }
 
   history(firmId: number, detailId: number) {
@@ -195,7 +191,7 @@ export class TradeBlockRepository {
 
   async accounts(firmId: number, ids: number[]) {
     const out: { id: number; name: string; registration_id: number; is_trading_blocked: number; is_sma: number }[] = [];
-    for (const part of chunks([...new Set(ids)])) {
+    for (const part of idChunks(this.db, [...new Set(ids)])) {
       out.push(
         ...(await this.db
           .selectFrom('accounts')
@@ -210,7 +206,7 @@ export class TradeBlockRepository {
 
   async registrations(firmId: number, ids: number[]) {
     const out: { id: number; name: string; is_sleeved: number; do_not_trade: number }[] = [];
-    for (const part of chunks([...new Set(ids)])) {
+    for (const part of idChunks(this.db, [...new Set(ids)])) {
       out.push(
         ...(await this.db
           .selectFrom('registrations')

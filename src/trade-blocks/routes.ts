@@ -34,7 +34,7 @@ const tags = ['Trade blocks'];
 const base = '/Trading/TradeBlocks';
 const IdParams = Type.Object({ tradeBlockId: IdSchema() });
 
-/** Section 4.2, operations 1 to 13, plus the history read (our extension, docs/decisions.md). */
+/** Section 4.2, operations 1 to 13, plus the history read (our extension, docs/decisions/trade-block-history.md). */
 export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions> = async (app, { tradeBlocks, reasons }) => {
   const actor = (request: Parameters<typeof principalOf>[0]) => principalOf(request);
   await app.register(tradeBlockImportRoutes, { tradeBlocks, reasons });

@@ -2,9 +2,7 @@ import { Type, type Static } from 'typebox';
 import { IdSchema } from '../http/ids.js';
 import { Nullable } from '../http/nullable.js';
 
-/** Spec 2.3: Registration = 6, Account = 7; the only two entity codes trade blocks accept. */
-export const EntityEnum = { Registration: 6, Account: 7 } as const;
-export type EntityCode = (typeof EntityEnum)[keyof typeof EntityEnum];
+export { type EntityCode, EntityEnum } from '../shared/entity-enum.js';
 
 const NullableString = Nullable(Type.String());
 

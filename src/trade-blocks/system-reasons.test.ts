@@ -6,7 +6,7 @@ import { systemReasons } from '../db/migrations/0012_system_reasons.js';
 import { seedDemoFirm } from '../seed/demo.js';
 import { SYSTEM_REASONS } from './model.js';
 
-/** Issue 17 (spec 2.5): a firm has its system trade-block reasons from the moment it exists. */
+/** Spec 2.5: a firm has its system trade-block reasons from the moment it exists. */
 describeEachDatabase('system trade-block reasons', (database) => {
   const t = useTestApp(database);
   const systemReasonsOf = async (firmId: number) =>

@@ -3,7 +3,7 @@ import type { TradeBlockHistoryTable } from '../db/schema.js';
 import type { OutboxMessage } from '../outbox/repository.js';
 import { type ViewContext, TRADE_BLOCK_SYNC_TOPIC, detailDto, publishes, syncEvent } from './model.js';
 import type { DetailRow, DetailView, ReasonRow, TradeBlockRepository } from './repository.js';
-import type { TradeBlockDetail } from './schemas.js';
+import { EntityEnum, type TradeBlockDetail } from './schemas.js';
 
 export interface Actor {
   firmId: number;
@@ -67,8 +67,8 @@ export class DetailWriter {
       ...row,
       id: ids.get(row.global_id)!,
       ...reasonColumns(items[i]!.reason),
-      account_name: row.entity_enum === 7 ? items[i]!.entityName : null,
-      registration_name: row.entity_enum === 6 ? items[i]!.entityName : null,
+      account_name: row.entity_enum === EntityEnum.Account ? items[i]!.entityName : null,
+      registration_name: row.entity_enum === EntityEnum.Registration ? items[i]!.entityName : null,
     }));
     return this.record(repository, context, views.map((view) => ({ view, action: 'create' as const, publish: publishes(item(view)) })));
   }

@@ -5,7 +5,7 @@ import { describeEachDatabase } from '../../test/support/databases.js';
 import { EMPTY_SELECTION, TradingRepository } from './repository.js';
 import { BatchWatchdog } from './watchdog.js';
 
-/** Issue 14: every batch ends — an empty selection at once, a stalled one after BATCH_STALL_SECONDS. */
+/** Every batch ends — an empty selection at once, a stalled one after BATCH_STALL_SECONDS. */
 describeEachDatabase('every rebalance batch ends', (database) => {
   const t = useTestApp(database);
   let book: TestBook;

@@ -2,17 +2,9 @@
 import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
+import { type TradeOut, tradingCalls } from '../../test/support/trading.js';
 import { daysAgo, household } from './tax-test-support.js';
 
-interface TradeOut {
-  id: number;
-  tradeInstanceId: number;
-  accountId: number;
-  productId: number;
-  action: string;
-  shares: number;
-  status: string;
-}
 
 describeEachDatabase('executing trades', (database) => {
   const t = useTestApp(database);
@@ -21,13 +13,8 @@ describeEachDatabase('executing trades', (database) => {
     session = await t.session('advisor');
   });
   const post = (url: string, payload?: unknown, authorization = session) => t.app.inject({ method: 'POST', url, ...(payload === undefined ? {} : { payload: payload as object }), headers: { authorization } });
-  const get = (url: string) => t.app.inject({ url, headers: { authorization: session } });
-  const run = async (request: object): Promise<TradeOut[]> => {
-    const response = await post('/api/Trading/GenerateTrades?wait=true', { routine: 'Rebalance', entity: 'Account', ...request });
-    expect(response.statusCode, response.body).toBe(200);
-    const status = (await get(`/api/Trading/TradeGenerationStatus/${response.json<number>()}`)).json();
-    return (await get(`/api/Trading/TradeInstances/${status.tradeInstanceId}/Trades`)).json();
-  };
+  const trading = tradingCalls(t, () => session);
+  const run = async (request: object) => trading.tradesOf(await trading.generate(request));
   const execute = (trade: TradeOut, body?: object, authorization = session) => post(`/api/Trading/TradeInstances/${trade.tradeInstanceId}/Trades/${trade.id}/Action/Execute`, body, authorization);
   const lotsOf = (accountId: number) =>
     t.db.kysely

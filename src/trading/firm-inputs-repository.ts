@@ -1,23 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import {
-  isSetAsideActive,
-  type BuyPriorityId,
-  type RestrictedPlan,
-  type SellPriorityId,
-  type SetAsideCash,
-} from '../engine/index.js';
-import { toEngineSetAside } from '../set-aside-cash/engine-input.js';
+import { idChunks } from '../db/id-chunks.js';
+import type { BuyPriorityId, RestrictedPlan, SellPriorityId, SetAsideCash } from '../engine/index.js';
+import { loadSetAsideCash } from '../set-aside-cash/repository.js';
 import { groupBy } from '../shared/group-by.js';
-
-/** Ids per `in (...)` list: far below SQLite's and PostgreSQL's parameter limits. */
-const CHUNK = 500;
-
-function chunked<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
 
 export interface RebalancerInputs {
   /** Plans by id; accounts of one plan share one object, so the engine's line cache is shared too. */
@@ -43,7 +29,7 @@ export async function loadRebalancerInputs(
 ): Promise<RebalancerInputs> {
   const ids = [...new Set(accountIds)];
   const planOfAccount = new Map<number, number>();
-  for (const chunk of chunked(ids)) {
+  for (const chunk of idChunks(db, ids)) {
     const accounts = await db
       .selectFrom('accounts')
       .select(['id', 'restricted_plan_id'])
@@ -57,27 +43,6 @@ export async function loadRebalancerInputs(
   const restrictedPlans = await loadPlans(db, firmId, [...new Set(planOfAccount.values())]);
   for (const [accountId, planId] of planOfAccount) if (!restrictedPlans.has(planId)) planOfAccount.delete(accountId);
   return { restrictedPlans, planOfAccount, setAsideCash, doNotBuyGroupEquivalency: await loadDoNotBuyGroupEquivalency(db, firmId) };
-}
-
-/** Every requested account id, with its set aside records active on `asOfDate` (possibly none). */
-export async function loadSetAsideCash(db: Kysely<Database>, firmId: number, accountIds: number[], asOfDate: string): Promise<Map<number, SetAsideCash[]>> {
-  const setAsideCash = new Map<number, SetAsideCash[]>(accountIds.map((id) => [id, []]));
-  for (const chunk of chunked(accountIds)) {
-    const records = await db
-      .selectFrom('set_aside_cash')
-      .selectAll()
-      .where('firm_id', '=', firmId)
-      .where('account_id', 'in', chunk)
-      .where('is_deleted', '=', 0)
-      .where('is_expired', '=', 0)
-      .orderBy('id')
-      .execute();
-    for (const row of records) {
-      const record = toEngineSetAside(row);
-      if (isSetAsideActive(record, asOfDate)) setAsideCash.get(row.account_id)?.push(record);
-    }
-  }
-  return setAsideCash;
 }
 
 /** Products flagged doNotBuyGroupEquivalency in any plan of the firm; one array for every account. */
@@ -101,7 +66,7 @@ export async function loadFirmPlans(db: Kysely<Database>, firmId: number): Promi
 
 async function loadPlans(db: Kysely<Database>, firmId: number, planIds: number[]): Promise<Map<number, RestrictedPlan>> {
   const plans = new Map<number, RestrictedPlan>();
-  for (const chunk of chunked(planIds)) {
+  for (const chunk of idChunks(db, planIds)) {
     const rows = await db.selectFrom('restricted_plans').select(['id', 'name']).where('firm_id', '=', firmId).where('id', 'in', chunk).execute();
     const securities = await db
       .selectFrom('restricted_plan_securities')

@@ -1,8 +1,7 @@
 import PgBoss from 'pg-boss';
-import { databaseUnavailable } from '../db/errors.js';
 import type { Clock } from '../shared/clock.js';
 import { type Logger, stderrLogger } from '../shared/logger.js';
-import { type JobQueue, MAX_CHUNK_ATTEMPTS } from './queue.js';
+import { afterChunkFailure, type JobQueue, MAX_CHUNK_ATTEMPTS } from './queue.js';
 import type { TradingRepository } from './repository.js';
 import type { BatchRunner } from './runner.js';
 
@@ -72,14 +71,8 @@ export class PgBossQueue implements JobQueue {
     try {
       await this.runner.runChunk(chunkId);
     } catch (error) {
-      // The database may be the thing that failed: reading the chunk may fail too, and then the job
-      // is simply retried by pg-boss.
-      const chunk = await this.repository.chunk(chunkId).catch(() => undefined);
-      this.log.error({ err: error, batchId: chunk?.batch_id, chunkId }, 'rebalance chunk failed');
-      if (chunk && chunk.attempts >= MAX_CHUNK_ATTEMPTS && !databaseUnavailable(error)) {
-        await this.repository.failBatch(chunk.batch_id, `A part of the batch failed ${chunk.attempts} times: ${(error as Error).message}`, this.clock.now().toISOString());
-        return;
-      }
+      // An unreadable chunk (the database away) is retried by pg-boss like any other.
+      if ((await afterChunkFailure(this.repository, this.clock, this.log, chunkId, error)) === 'failed') return;
       throw error; // pg-boss retries it
     }
   }

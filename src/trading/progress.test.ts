@@ -5,7 +5,7 @@ import { describeEachDatabase } from '../../test/support/databases.js';
 import { followBatch } from '../../examples/follow-batch.js';
 import { TradingRepository } from './repository.js';
 
-/** Issue 18: a batch shows its progress while it runs, a chunk of accounts at a time. */
+/** A batch shows its progress while it runs, a chunk of accounts at a time. */
 describeEachDatabase('rebalance progress', (database) => {
   const t = useTestApp(database, { env: { REBALANCE_CHUNK_SIZE: '2' } });
   let book: TestBook;

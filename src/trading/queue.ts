@@ -16,6 +16,27 @@ export interface JobQueue {
 export const MAX_CHUNK_ATTEMPTS = 3;
 
 /**
+ * What both queues do after a chunk threw: log it, then either retry it or, once it has failed
+ * MAX_CHUNK_ATTEMPTS times, end its batch Failed with the reason. An outage is not the chunk's
+ * fault: it is retried without counting towards the limit. The database may be what failed, so
+ * the chunk may be unreadable; each queue decides what that means for it.
+ */
+export async function afterChunkFailure(
+  repository: TradingRepository,
+  clock: Clock,
+  log: Logger,
+  chunkId: number,
+  error: unknown,
+): Promise<'retry' | 'failed' | 'unreadable'> {
+  const chunk = await repository.chunk(chunkId).catch(() => undefined);
+  log.error({ err: error, batchId: chunk?.batch_id, chunkId }, 'rebalance chunk failed');
+  if (!chunk) return 'unreadable';
+  if (chunk.attempts < MAX_CHUNK_ATTEMPTS || databaseUnavailable(error)) return 'retry';
+  await repository.failBatch(chunk.batch_id, `A part of the batch failed ${chunk.attempts} times: ${(error as Error).message}`, clock.now().toISOString());
+  return 'failed';
+}
+
+/**
  * SQLite's queue: chunks run one at a time in this process, between requests. On start it
  * resumes the chunks of batches that were running when the process stopped. A chunk that keeps
  * failing ends its batch Failed rather than leaving it running forever.
@@ -78,14 +99,6 @@ export class InProcessQueue implements JobQueue {
   }
 
   private async retryOrFail(chunkId: number, error: unknown) {
-    const chunk = await this.repository.chunk(chunkId).catch(() => undefined);
-    this.log.error({ err: error, batchId: chunk?.batch_id, chunkId }, 'rebalance chunk failed');
-    if (!chunk) return;
-    // An outage is not the chunk's fault: it is tried again without counting towards the limit.
-    if (chunk.attempts < MAX_CHUNK_ATTEMPTS || databaseUnavailable(error)) {
-      this.pending.push(chunkId);
-      return;
-    }
-    await this.repository.failBatch(chunk.batch_id, `A part of the batch failed ${chunk.attempts} times: ${(error as Error).message}`, this.clock.now().toISOString());
+    if ((await afterChunkFailure(this.repository, this.clock, this.log, chunkId, error)) === 'retry') this.pending.push(chunkId);
   }
 }

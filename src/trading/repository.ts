@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type BulkColumn, bulkInsert, type Column, type ColumnType } from '../db/bulk-insert.js';
 import { isPostgres } from '../db/dialect.js';
 import { firmCheck } from '../db/firm-check.js';
+import { idChunks } from '../db/id-chunks.js';
 import { type PageRequest, withTotal } from '../db/paging.js';
 import type { Database } from '../db/schema.js';
 import type { LotSelection } from '../engine/index.js';
@@ -49,8 +50,6 @@ export interface NewTransfer {
 }
 
 const INSERT_ROWS = 500;
-/** Ids bound in one `in (…)`: well under SQLite's 32,766 variables. */
-const ID_SLICE = 10_000;
 
 const TRADE_COLUMNS: BulkColumn<'trades'>[] = [
   ['account_id', 'int4'],
@@ -144,7 +143,7 @@ export class TradingRepository {
     now: string;
   }) {
     // A selection without accounts has nothing to wait for: its batch is written already ended
-    // (docs/decisions.md), so neither a poller nor `wait=true` waits for chunks that never come.
+    // (docs/decisions/faults-and-hostile-input.md), so neither a poller nor `wait=true` waits for chunks that never come.
     const empty = input.chunks.length === 0;
     return this.db.transaction().execute(async (trx) => {
       const instance = await insertInstance(trx, input.routine, input);
@@ -387,8 +386,7 @@ export class TradingRepository {
    */
   async householdsOf(firmId: number, accountIds: number[]) {
     const rows: { id: number; client_id: number }[] = [];
-    for (let start = 0; start < accountIds.length; start += ID_SLICE) {
-      const slice = accountIds.slice(start, start + ID_SLICE);
+    for (const slice of idChunks(this.db, accountIds)) {
       rows.push(...(await this.db.selectFrom('accounts as a').innerJoin('registrations as r', 'r.id', 'a.registration_id').select(['a.id', 'r.client_id']).where('a.firm_id', '=', firmId).where('a.id', 'in', slice).execute()));
     }
     return rows.sort((a, b) => a.client_id - b.client_id || a.id - b.id);
@@ -419,8 +417,7 @@ export class TradingRepository {
   /** Every account of the registrations of the named accounts, in slices as householdsOf. */
   async registrationMembers(firmId: number, accountIds: number[]) {
     const byId = new Map<number, { id: number; registration_id: number }>();
-    for (let start = 0; start < accountIds.length; start += ID_SLICE) {
-      const slice = accountIds.slice(start, start + ID_SLICE);
+    for (const slice of idChunks(this.db, accountIds)) {
       const rows = await this.db
         .selectFrom('accounts as a')
         .innerJoin('accounts as k', 'k.registration_id', 'a.registration_id')

@@ -46,7 +46,7 @@ const TRADE_EXAMPLE = {
 const INSTANCE_EXAMPLE = { id: 1, routine: 'Rebalance', notes: null, status: 'Open', batchProcessingId: 1, tradeCount: 13, createdDate: AT, createdBy: 'demo.api', cancelledDate: null, cancelledBy: null };
 
 
-/** Sections 4.4 and 4.5, plus read and cancel of trade instances (docs/decisions.md). */
+/** Sections 4.4 and 4.5, plus read and cancel of trade instances (docs/decisions/trading-api.md). */
 export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService; quickTrades: QuickTradeService; execution: ExecutionService }> = async (app, { trading, quickTrades, execution }) => {
   app.get(
     '/Trading/TradeDefinition',

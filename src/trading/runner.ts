@@ -20,6 +20,7 @@ import type { TaxInputs } from './tax-inputs-repository.js';
 import { type BatchPlan, planOf, type StoredRequest } from './request.js';
 import type { AccountRow, FirmContext, SnapshotRepository } from './snapshot-repository.js';
 import { encodeTradeLots } from './stored-lots.js';
+import { EntityEnum } from '../shared/entity-enum.js';
 
 /** A batch that wrote this many trades refreshes the database's statistics of them (PostgreSQL). */
 const ANALYZE_AFTER_TRADES = 10_000;
@@ -252,7 +253,7 @@ export class BatchRunner {
           toleranceLower: m.row.sleeve_tolerance_lower ?? 0,
           toleranceUpper: m.row.sleeve_tolerance_upper ?? 0,
         })),
-        tradeBlocks: sleeves[0]!.snapshot.tradeBlocks?.filter((b) => b.entityEnum === 6),
+        tradeBlocks: sleeves[0]!.snapshot.tradeBlocks?.filter((b) => b.entityEnum === EntityEnum.Registration),
       };
       try {
         const outcome = rebalanceRegistration(registration, plan.optionsFor(sleeves[0]!.row.id));

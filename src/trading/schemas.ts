@@ -1,10 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../http/ids.js';
+import { literals } from '../http/literals.js';
 import { Nullable } from '../http/nullable.js';
 
-// A string enum: one schema keyword, so a bad value reads "must be one of A, B" naming the field.
-const literals = <T extends string>(values: readonly T[], description?: string) =>
-  Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 
 export const REASONS = ['NeedReview', 'Withdraw', 'Add', 'Withdraw100Pct', 'TaxLossHarvest'] as const;
 export const ENTITIES = ['Account', 'TradeGroup', 'ModelAgg'] as const;

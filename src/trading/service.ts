@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import { DomainError, notFound, validationFailed } from '../shared/errors.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
-import { lotMethodOf } from '../engine/index.js';
+import { lotMethodOf, REBALANCE_DEFAULTS } from '../engine/index.js';
 import { mapPages, pagesById } from '../shared/pages.js';
 import type { Principal } from '../auth/service.js';
 import type { JobQueue } from './queue.js';
@@ -51,20 +51,20 @@ export class TradingService {
     const firm = await this.repository.firm(firmId);
     return {
       reason: 'NeedReview',
-      maxTrades: 1000,
-      minTradePercent: 0,
-      exactTrades: false,
+      maxTrades: REBALANCE_DEFAULTS.maxTrades,
+      minTradePercent: REBALANCE_DEFAULTS.minTradePercent,
+      exactTrades: REBALANCE_DEFAULTS.exactTrades,
       level: 'Account',
       amounts: [] as number[],
       entity: 'Account',
       keys: [] as number[],
       routine: 'Rebalance',
       assetValues: firm.default_asset_values,
-      minTradeAmount: 0,
-      useProductSubstitution: 'Use',
-      includeCustodialCash: true,
+      minTradeAmount: REBALANCE_DEFAULTS.minTradeAmount,
+      useProductSubstitution: REBALANCE_DEFAULTS.useProductSubstitution,
+      includeCustodialCash: REBALANCE_DEFAULTS.includeCustodialCash,
       notes: null,
-      roundingLogic: 'Default',
+      roundingLogic: REBALANCE_DEFAULTS.roundingLogic,
       disableRealTimePrices: false,
       nsccTransactionType: null,
     };

@@ -7,7 +7,8 @@ import { groupBy } from '../shared/group-by.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
 import { type FirmOptions, TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksOf } from '../trade-blocks/engine-input.js';
-import { loadDoNotBuyGroupEquivalency, loadFirmPlans, loadSetAsideCash } from './firm-inputs-repository.js';
+import { loadSetAsideCash } from '../set-aside-cash/repository.js';
+import { loadDoNotBuyGroupEquivalency, loadFirmPlans } from './firm-inputs-repository.js';
 import { unpackPositions } from './position-lots.js';
 import { loadTaxInputs, type TaxInputs } from './tax-inputs-repository.js';
 
@@ -53,7 +54,7 @@ const SHARES_OUT = new Set(['Sell']);
  * thousands of positions, and a JavaScript object per database row cost three times the search
  * itself (2.6 million positions: 5.2 s as rows, 1.4 s packed).
  */
-function packedPositions(trx: Kysely<Database>, firmId: number, accountIds: number[], withLots: boolean) {
+export function packedPositionsQuery(trx: Kysely<Database>, firmId: number, accountIds: number[], withLots: boolean) {
   const triple = sql`positions.product_id || ',' || positions.shares_micros || ',' || positions.cost_cents`;
   const held = jsonArrayText(trx, triple);
   // Cost per share in dollars: cents per micro-share × 10,000. Lots without shares have none.
@@ -69,8 +70,7 @@ function packedPositions(trx: Kysely<Database>, firmId: number, accountIds: numb
     .select(['account_id', held.as('held'), lots.as('lots')])
     .where('firm_id', '=', firmId)
     .where('account_id', 'in', accountIds)
-    .groupBy('account_id')
-    .execute();
+    .groupBy('account_id');
 }
 
 /**
@@ -212,7 +212,7 @@ export class SnapshotRepository {
     const positionsOf = new Map<number, Position[]>();
     for (const [accountIds, lots] of [[found.filter((id) => !withLots.has(id)), false], [needLots, true]] as const) {
       if (accountIds.length === 0) continue;
-      for (const row of await packedPositions(trx, firmId, accountIds, lots)) positionsOf.set(row.account_id, unpackPositions(row.held, row.lots));
+      for (const row of await packedPositionsQuery(trx, firmId, accountIds, lots).execute()) positionsOf.set(row.account_id, unpackPositions(row.held, row.lots));
     }
     const pending = await trx
       .selectFrom('pending_transactions')

@@ -2,19 +2,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
+import { tradeRow, tradingCalls } from '../../test/support/trading.js';
 import { daysAgo, household, stamp } from './tax-test-support.js';
 
-interface TradeOut {
-  accountId: number;
-  productId: number;
-  action: string;
-  shares: number;
-  amount: number;
-  explanation: string;
-  lots?: { taxLotId: number; shares: number; term: string; estimatedGain: number }[];
-  estimatedShortTermGain?: number;
-  estimatedLongTermGain?: number;
-}
 
 describeEachDatabase('tax-aware rebalancing through the trading API', (database) => {
   // One account per chunk: a household must still be planned together (on PostgreSQL by whichever worker takes its chunk).
@@ -25,17 +15,10 @@ describeEachDatabase('tax-aware rebalancing through the trading API', (database)
   });
   const post = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url, payload: payload as object, headers: { authorization: session } });
   const get = (url: string, authorization = session) => t.app.inject({ url, headers: { authorization } });
-  const generate = async (request: object) => {
-    const response = await post('/api/Trading/GenerateTrades?wait=true', { routine: 'Rebalance', entity: 'Account', ...request });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json<number>();
-  };
-  const tradesOf = async (batchId: number): Promise<TradeOut[]> => {
-    const status = (await get(`/api/Trading/TradeGenerationStatus/${batchId}`)).json();
-    expect(status.status).toBe('Complete');
-    return (await get(`/api/Trading/TradeInstances/${status.tradeInstanceId}/Trades`)).json();
-  };
-  const row = (x: TradeOut) => `${x.action} ${x.productId} ${x.shares} = ${x.amount}`;
+  const trading = tradingCalls(t, () => session);
+  const { generate } = trading;
+  const tradesOf = (batchId: number) => trading.tradesOf(batchId, { complete: true });
+  const row = tradeRow;
 
   it('TaxLossHarvest sells the lot at a loss and buys the equivalent; the trade names its lot; the summary and messages say so', async () => {
     const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 100);

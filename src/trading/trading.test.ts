@@ -2,18 +2,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
 import { createTestBook, type TestBook } from '../../test/support/book.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
+import { type TradeOut, tradingCalls } from '../../test/support/trading.js';
 
-interface TradeOut {
-  accountId: number;
-  productId: number;
-  side: string;
-  action: string;
-  shares: number;
-  amount: number;
-  price: number;
-  status: string;
-  reason: string;
-}
 
 describeEachDatabase('rebalance jobs through the trading API', (database) => {
   const t = useTestApp(database);
@@ -25,15 +15,7 @@ describeEachDatabase('rebalance jobs through the trading API', (database) => {
   });
   const post = (url: string, payload: unknown, authorization = session) => t.app.inject({ method: 'POST', url, payload: payload as object, headers: { authorization } });
   const get = (url: string, authorization = session) => t.app.inject({ url, headers: { authorization } });
-  const generate = async (request: object, wait = true) => {
-    const response = await post(`/api/Trading/GenerateTrades${wait ? '?wait=true' : ''}`, { routine: 'Rebalance', entity: 'Account', ...request });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json<number>();
-  };
-  const tradesOf = async (batchId: number): Promise<TradeOut[]> => {
-    const status = (await get(`/api/Trading/TradeGenerationStatus/${batchId}`)).json();
-    return (await get(`/api/Trading/TradeInstances/${status.tradeInstanceId}/Trades`)).json();
-  };
+  const { generate, tradesOf } = tradingCalls(t, () => session);
 
   it('answers the trade definition filled from the firm\'s settings', async () => {
     const response = await get('/api/Trading/TradeDefinition?routine=rebalance');

@@ -1,5 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import { type Logger, stderrLogger } from '../shared/logger.js';
+import { PeriodicJob } from '../shared/periodic.js';
 import type { TradingRepository } from './repository.js';
 
 /**
@@ -10,8 +11,7 @@ import type { TradingRepository } from './repository.js';
  * it still running, so two sweepers fail it once.
  */
 export class BatchWatchdog {
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<void> | undefined;
+  private job: PeriodicJob | undefined;
   /** Set by the app when it starts background work (src/background.ts). */
   log: Logger = stderrLogger;
 
@@ -38,18 +38,14 @@ export class BatchWatchdog {
   }
 
   start(intervalMs = Math.min(60_000, (this.stallSeconds * 1000) / 4)) {
-    this.timer = setInterval(() => {
-      if (this.sweeping) return;
-      this.sweeping = this.sweep()
-        .then(() => undefined)
-        .catch((error: unknown) => this.log.warn({ err: error }, 'stalled-batch sweep failed; it runs again shortly'))
-        .finally(() => (this.sweeping = undefined));
-    }, intervalMs);
-    this.timer.unref();
+    this.job ??= new PeriodicJob(() => this.sweep(), {
+      intervalMs,
+      onError: (error) => this.log.warn({ err: error }, 'stalled-batch sweep failed; it runs again shortly'),
+    });
+    this.job.start();
   }
 
   async stop() {
-    clearInterval(this.timer);
-    await this.sweeping;
+    await this.job?.stop();
   }
 }

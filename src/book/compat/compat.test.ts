@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../test/support/databases.js';
 import { useTestApp } from '../../../test/support/app.js';
 
-/** Issue 17: the portfolio hierarchy as the source system's clients read it. */
+/** The portfolio hierarchy as the source system's clients read it. */
 describeEachDatabase('portfolio hierarchy reads in the source system\'s shapes', (database) => {
   const t = useTestApp(database);
   const call = async (url: string, user: 'admin' | 'reader' | 'nobody' = 'admin', of: 'firm' | 'otherFirm' = 'firm') =>

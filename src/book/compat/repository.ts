@@ -139,7 +139,7 @@ export class PortfolioCompatRepository {
   }
 
   /** The positions of a set of accounts, for asset lists and the portfolio tree's values. */
-  /** Each account's priced holdings, one row an account (book/holding-values.ts values them). */
+  /** Each account's priced holdings, one row an account (shared/holding-values.ts values them). */
   pricedHoldingsOf(firmId: number, accountIds: number[]) {
     return pricedHoldingsByAccount(this.db, firmId, accountIds);
   }
@@ -158,8 +158,8 @@ export class PortfolioCompatRepository {
    * Holdings of the products whose ticker or name contains `term`. The products are matched first
    * (a firm has hundreds or thousands, its positions millions): a term no product matches reads no
    * position, and the positions are walked in id order testing only their product id against the
-   * matched set, not a LIKE a row (825,000 positions: a term matching nothing 256 ms before, under
-   * 1 ms now; a ticker nine accounts hold 395 -> 76 ms; a common one 1 ms). The set stays a subquery,
+   * matched set, not a LIKE a row, which on a large firm costs a scan of every position for each
+   * keystroke of a search box. The set stays a subquery,
    * so a firm of tens of thousands of products never passes them as parameters.
    */
   async searchAssets(firmId: number, term: string, page: Page) {

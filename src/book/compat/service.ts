@@ -4,7 +4,7 @@ import { notFound, validationError } from '../../shared/errors.js';
 import { centsToDollars, marketValueCents, microsToPrice, microsToShares } from '../../shared/money.js';
 import type { CustomFieldDefinitions } from '../custom-fields/service.js';
 import type { CustomFieldLevel, DefinitionRecord } from '../custom-fields/schemas.js';
-import { heldValueCents } from '../holding-values.js';
+import { heldValueCents } from '../../shared/holding-values.js';
 import { REGISTRATION_TYPES, registrationTypeOf } from '../registration-types.js';
 import { type Expand, type VerboseService } from '../service.js';
 import type { Page, PortfolioCompatRepository } from './repository.js';

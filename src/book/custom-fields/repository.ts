@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, UserDefinedDefinitionTable, UserDefinedValueTable } from '../../db/schema.js';
+import { idChunks, readByIds } from '../../db/id-chunks.js';
 
 export type DefinitionRow = Selectable<UserDefinedDefinitionTable>;
 export type ValueRow = Pick<Selectable<UserDefinedValueTable>, 'id' | 'definition_id' | 'entity_id' | 'value'>;
@@ -7,7 +8,6 @@ type NewValue = Omit<Selectable<UserDefinedValueTable>, 'id'>;
 
 // SQLite binds at most 32,766 values per statement; a value row binds eight.
 const VALUES_PER_STATEMENT = 2000;
-const IDS_PER_QUERY = 5000;
 
 export class CustomFieldsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -69,20 +69,15 @@ export class CustomFieldsRepository {
 
   async values(firmId: number, definitionIds: number[], entityIds: number[]): Promise<ValueRow[]> {
     if (definitionIds.length === 0 || entityIds.length === 0) return [];
-    const unique = [...new Set(entityIds)];
-    const out: ValueRow[] = [];
-    for (let start = 0; start < unique.length; start += IDS_PER_QUERY) {
-      out.push(
-        ...(await this.db
-          .selectFrom('user_defined_values')
-          .select(['id', 'definition_id', 'entity_id', 'value'])
-          .where('firm_id', '=', firmId)
-          .where('entity_id', 'in', unique.slice(start, start + IDS_PER_QUERY))
-          .where('definition_id', 'in', definitionIds)
-          .execute()),
-      );
-    }
-    return out;
+    return readByIds(this.db, [...new Set(entityIds)], (slice) =>
+      this.db
+        .selectFrom('user_defined_values')
+        .select(['id', 'definition_id', 'entity_id', 'value'])
+        .where('firm_id', '=', firmId)
+        .where('entity_id', 'in', slice)
+        .where('definition_id', 'in', definitionIds)
+        .execute(),
+    );
   }
 
   /** Inserts new values and overwrites stored ones of the same record and definition (their ids stay). */
@@ -103,8 +98,8 @@ export class CustomFieldsRepository {
   }
 
   async deleteValues(firmId: number, ids: number[]) {
-    for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
-      await this.db.deleteFrom('user_defined_values').where('firm_id', '=', firmId).where('id', 'in', ids.slice(start, start + IDS_PER_QUERY)).execute();
+    for (const slice of idChunks(this.db, ids)) {
+      await this.db.deleteFrom('user_defined_values').where('firm_id', '=', firmId).where('id', 'in', slice).execute();
     }
   }
 }

@@ -1,6 +1,6 @@
 import { groupBy } from '../../shared/group-by.js';
 import { centsToDollars } from '../../shared/money.js';
-import { heldValueCents } from '../holding-values.js';
+import { heldValueCents } from '../../shared/holding-values.js';
 import type { HouseholdDetailsRepository } from './repository.js';
 import type { HouseholdDetails } from './schemas.js';
 

@@ -3,7 +3,7 @@ import { Nullable } from '../../http/nullable.js';
 
 /*
  * Section 2.16 lists 22 fields of the household verbose record and shows the shape of none but
- * userDefinedFields. Each of the others has a shape of its own here (docs/decisions.md); those the
+ * userDefinedFields. Each of the others has a shape of its own here (docs/decisions/source-system-client-reads.md); those the
  * book has data for are filled from it, the rest are empty until the platform keeps such data.
  */
 

@@ -1,11 +1,9 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { IdSchema, MAX_ID } from '../../http/ids.js';
 import { TradeBlockDetail } from '../../trade-blocks/schemas.js';
+import { literals } from '../../http/literals.js';
 import { Nullable } from '../../http/nullable.js';
 
-// A string enum: one schema keyword, so a bad value reads "must be one of A, B" naming the field.
-const literals = <T extends string>(values: readonly T[], description?: string) =>
-  Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 const Optional = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 
 /** Section 2.15: four sleeve types, three of them system sleeves. */
@@ -15,7 +13,6 @@ export const SleeveType = {
   Contribution: 'Contribution Sleeve',
   Distribution: 'Distribution Sleeve',
 } as const;
-export type SleeveTypeName = (typeof SleeveType)[keyof typeof SleeveType];
 export const SLEEVE_TYPES = Object.values(SleeveType);
 export const SYSTEM_SLEEVE_TYPES: readonly string[] = [SleeveType.Custodial, SleeveType.Contribution, SleeveType.Distribution];
 

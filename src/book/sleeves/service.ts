@@ -2,7 +2,7 @@ import { type Clock, isoNow } from '../../shared/clock.js';
 import { notFound, validationFailed } from '../../shared/errors.js';
 import { centsToDollars } from '../../shared/money.js';
 import { mapPages, pagesById } from '../../shared/pages.js';
-import { heldValueCents } from '../holding-values.js';
+import { heldValueCents } from '../../shared/holding-values.js';
 import type { Actor } from '../../trade-blocks/writes.js';
 import type { SleeveDoNotTrade } from './do-not-trade.js';
 import { type ProcessPlan, type SleeveWrite, planProcess } from './process.js';

@@ -29,7 +29,7 @@ interface Transfer {
 type Band = { productId: number; target: number; lower: number; upper: number };
 
 /**
- * Issue 8, end to end through HTTP: a one-account registration is sleeved into three sleeves with
+ * Sleeves end to end through HTTP: a one-account registration is sleeved into three sleeves with
  * different models, funded, one sleeve is pushed out of its band by a price move, and a
  * registration-level rebalance moves cash from it to the others and brings every sleeve back.
  */

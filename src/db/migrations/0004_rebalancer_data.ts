@@ -2,7 +2,7 @@ import type { Migration } from 'kysely';
 import { type AnyDb, firmTable, index, withAudit, dropTables } from './helpers.js';
 
 /**
- * The rebalancing application's data (issue 7): restricted plans and their securities, set aside
+ * The rebalancing application's data: restricted plans and their securities, set aside
  * cash records, and the account transactions that expire set asides of Transaction type.
  * Models, allocations, equivalents and teams already live in 0001.
  */

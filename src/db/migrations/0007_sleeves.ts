@@ -2,7 +2,7 @@ import type { Migration } from 'kysely';
 import { type AnyDb, firmTable, index, withAudit, dropTables } from './helpers.js';
 
 /**
- * Sleeves (section 2.15, issue 8). A sleeve is an account of its registration: its type, target
+ * Sleeves (section 2.15). A sleeve is an account of its registration: its type, target
  * and tolerances stay on `accounts` (what the rebalance reads), so these tables hold only what the
  * engine does not: the registration's sleeve settings, each sleeve's descriptive fields, and the
  * cash transfers between sleeves that a registration-level rebalance plans.

@@ -2,7 +2,7 @@ import type { Migration } from 'kysely';
 import { type AnyDb, firmTable, index, withAudit, dropTables } from './helpers.js';
 
 /**
- * The risk-profiling integration (issue 9): the built-in partner's clients and their surveys, and
+ * The risk-profiling integration: the built-in partner's clients and their surveys, and
  * the firm of every client created at an external partner (so that a firm reads only its own).
  */
 export const riskProfiling: Migration = {

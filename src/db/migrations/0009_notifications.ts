@@ -21,7 +21,7 @@ export const notifications: Migration = {
       .addColumn('push_registered_at', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
-    // One integration per user and partner: a second create answers the first (docs/decisions.md).
+    // One integration per user and partner: a second create answers the first (docs/decisions/notification-api.md).
     await index(db, 'notify_integrations', ['user_id', 'partner_app_id'], true);
 
     await firmTable(db, 'notifications')

@@ -6,7 +6,7 @@ import type { AnyDb } from './helpers.js';
 const SYSTEM_REASONS = ['Manual', 'OCI', 'TOM Only', 'Fixed Income'];
 
 /**
- * Firms now get their system trade-block reasons when they are created (issue 17); this gives
+ * Firms get their system trade-block reasons when they are created; this gives
  * them to firms created before, which had them only once the platform's trade blocks were used.
  */
 export const systemReasons: Migration = {

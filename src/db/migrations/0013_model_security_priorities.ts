@@ -2,8 +2,8 @@ import type { Migration } from 'kysely';
 import { type AnyDb, dropTables, firmTable, index, withAudit } from './helpers.js';
 
 /**
- * Buy and sell priorities (section 2.8) of a model's securities, targets and equivalents alike
- * (issue 17). Keyed by model and product rather than hung off model_allocations, which a model
+ * Buy and sell priorities (section 2.8) of a model's securities, targets and equivalents alike.
+ * Keyed by model and product rather than hung off model_allocations, which a model
  * update rewrites whole; the model service drops the rows of products that leave the model.
  */
 export const modelSecurityPriorities: Migration = {

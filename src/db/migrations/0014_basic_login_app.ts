@@ -2,7 +2,7 @@ import type { Migration } from 'kysely';
 import type { AnyDb } from './helpers.js';
 
 /**
- * Issue 17: a firm may let its API users log in with Basic credentials alone (no client_id and
+ * A firm may let its API users log in with Basic credentials alone (no client_id and
  * client_secret), as the source system's clients do. The column names the partner application
  * such logins are issued through; null (the default) keeps section 5.5's rule.
  */

@@ -2,7 +2,7 @@ import type { Migration } from 'kysely';
 import { type AnyDb, dropTables, firmTable, index } from './helpers.js';
 
 /**
- * Tax-aware rebalancing (issue 19, docs/tax-aware.md). The book learns an account's tax status
+ * Tax-aware rebalancing (docs/tax-aware.md). The book learns an account's tax status
  * (null: from the registration type), a product's wash-sale group and harvest replacement; a
  * generated trade keeps the lots it plans to relieve and its estimated gains; execution keeps one
  * realized sale row per sold lot slice, which is both the household's realized gains of a year and

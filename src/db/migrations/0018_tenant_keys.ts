@@ -11,7 +11,7 @@ import { type AnyDb, isPostgres } from './helpers.js';
  *
  * SQLite keeps its keys: changing one there means rebuilding the table, and its checks are b-tree
  * lookups inside the same process (a rebalance's trade insert is at the driver's floor), while the
- * seed already skips them for rows it resolved itself (docs/decisions.md).
+ * seed already skips them for rows it resolved itself (docs/decisions/composite-account-keys.md).
  */
 const CHILDREN = ['trades', 'positions'] as const;
 

@@ -88,8 +88,8 @@ export function retally(h: TaxedHolding): void {
 /**
  * Lots that hold more or fewer shares than the holding (pending items, a book without lots), made
  * to hold its shares. Kept apart from lotsOf, which runs for every lot a run reads: code that runs
- * rarely inside it leaves V8 without type feedback, and it stopped optimizing lotsOf (measured on
- * the direct-indexing book: five times slower).
+ * rarely inside it leaves V8 without type feedback, and V8 then stops optimizing lotsOf
+ * (on a direct-indexing book, five times slower).
  */
 function fitToShares(h: TaxedHolding, plan: TaxPlan, free: LotSlice[], held: LotSlice[], excess: number): void {
   // Shares sold by pending items are gone from the holding: they take the first lots in order.

@@ -1,19 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { pricedHoldingsByAccount } from '../../db/holdings.js';
-import { loadSetAsideCash } from '../../trading/firm-inputs-repository.js';
+import { readByIds } from '../../db/id-chunks.js';
+import { loadSetAsideCash } from '../../set-aside-cash/repository.js';
 
 /** `%text%` for a case-insensitive LIKE; `\` escapes the wildcards (LIKE is case-insensitive on SQLite only). */
 const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Ids per `in (...)` list: an unpaged list may hold every account of a firm, far past the drivers' parameter limits. */
-const CHUNK = 500;
-
-async function inChunks<T>(ids: number[], read: (chunk: number[]) => Promise<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await read(ids.slice(i, i + CHUNK))));
-  return out;
-}
 
 export interface AccountFilter {
   search?: string;
@@ -112,7 +105,7 @@ export class RebalancerAccountRepository {
 
   /** Each account's priced holdings as one row of (shares, price) pairs (db/holdings.ts). */
   pricedHoldings(firmId: number, accountIds: number[]) {
-    return inChunks(accountIds, (chunk) => pricedHoldingsByAccount(this.db, firmId, chunk));
+    return readByIds(this.db, accountIds, (chunk) => pricedHoldingsByAccount(this.db, firmId, chunk));
   }
 
   setAsideCash(firmId: number, accountIds: number[], asOfDate: string) {
@@ -134,7 +127,7 @@ export class RebalancerAccountRepository {
   /** Positions of the accounts in the given products, with the products' latest prices. */
   positionsOf(firmId: number, accountIds: number[], productIds: number[]) {
     if (productIds.length === 0) return Promise.resolve([]);
-    return inChunks(accountIds, (chunk) => this.db
+    return readByIds(this.db, accountIds, (chunk) => this.db
       .selectFrom('positions as p')
       .innerJoin('products as pr', 'pr.id', 'p.product_id')
       .select(['p.account_id', 'p.product_id', 'p.shares_micros', 'pr.price_micros'])
@@ -146,7 +139,7 @@ export class RebalancerAccountRepository {
 
   /** Open trade orders of the accounts: what the application counts as pending. */
   openOrders(firmId: number, accountIds: number[]) {
-    return inChunks(accountIds, (chunk) =>
+    return readByIds(this.db, accountIds, (chunk) =>
       this.db
         .selectFrom('trades')
         .select(['account_id', 'product_id', 'side', 'shares_micros', 'amount_cents'])

@@ -4,7 +4,7 @@ import { type Clock, today } from '../../shared/clock.js';
 import { notFound, validationError } from '../../shared/errors.js';
 import { centsToDollars } from '../../shared/money.js';
 import { mapPages, pagesById } from '../../shared/pages.js';
-import { heldDollars } from '../../book/holding-values.js';
+import { heldDollars } from '../../shared/holding-values.js';
 import type { AccountFilter, RebalancerAccountRepository } from './repository.js';
 import type { AccountDetail, AccountHolding, AccountListItem, AccountSimple, OutOfToleranceItem } from './schemas.js';
 

@@ -1,6 +1,6 @@
 import type { Principal } from '../../auth/service.js';
 import { roundCents } from '../../engine/index.js';
-import { heldDollars } from '../../book/holding-values.js';
+import { heldDollars } from '../../shared/holding-values.js';
 import { type Clock, today } from '../../shared/clock.js';
 import { notFound, validationError, validationFailed } from '../../shared/errors.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../../shared/money.js';

@@ -1,6 +1,6 @@
 import type { Principal } from '../../auth/service.js';
 import { roundCents } from '../../engine/index.js';
-import { heldDollars } from '../../book/holding-values.js';
+import { heldDollars } from '../../shared/holding-values.js';
 import { DomainError, notFound, validationError } from '../../shared/errors.js';
 import { centsToDollars } from '../../shared/money.js';
 import { mapPages } from '../../shared/pages.js';

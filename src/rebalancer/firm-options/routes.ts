@@ -8,7 +8,7 @@ import type { FirmOptionsService } from './service.js';
 const tags = ['Firm options'];
 const path = '/v1/admin/firms/options';
 
-/** The spec names the options but no path; see docs/decisions.md (issue 17). */
+/** The spec names the options but no path; see docs/decisions/rebalancer-source-client-reads.md. */
 export const firmOptionRoutes: FastifyPluginAsyncTypebox<{ options: FirmOptionsService }> = async (app, { options }) => {
   app.get(
     path,

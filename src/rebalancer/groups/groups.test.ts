@@ -101,7 +101,7 @@ describeEachDatabase('trade groups and aggregate models', (database) => {
   });
 });
 
-describeEachDatabase('issue 17 rebalancer routes in the OpenAPI document', (database) => {
+describeEachDatabase('rebalancer list, priority and option routes in the OpenAPI document', (database) => {
   const t = useTestApp(database);
   it('lists every new path with its tag, summary, paging parameters and examples', async () => {
     const document = (await t.app.inject({ url: '/rebalancer/openapi.json' })).json();

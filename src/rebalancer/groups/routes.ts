@@ -9,7 +9,7 @@ import type { GroupService } from './service.js';
 
 const read = { privilege: Privilege.PortfolioRead };
 
-/** The spec names no path for these lists; see docs/decisions.md (issue 17). */
+/** The spec names no path for these lists; see docs/decisions/rebalancer-source-client-reads.md. */
 export const groupRoutes: FastifyPluginAsyncTypebox<{ groups: GroupService }> = async (app, { groups }) => {
   app.get(
     '/v1/tradeGroups',

@@ -1,12 +1,13 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
 import { Nullable } from '../../http/nullable.js';
+import { EntityEnum } from '../../shared/entity-enum.js';
 
 /** Spec 9.3: the rebalancing application names the related entity by its own codes. */
 export const RelatedType = { Portfolio: 16, Account: 32 } as const;
 
 /** Platform entityEnum (6 Registration, 7 Account) to the rebalancer's relatedType. */
-export const relatedTypeOf = (entityEnum: number) => (entityEnum === 6 ? RelatedType.Portfolio : RelatedType.Account);
+export const relatedTypeOf = (entityEnum: number) => (entityEnum === EntityEnum.Registration ? RelatedType.Portfolio : RelatedType.Account);
 
 const RelatedTypeSchema = Type.Union([Type.Literal(16), Type.Literal(32)], { description: '16 = Portfolio (registration), 32 = Account' });
 const IsoDate = Type.String({ format: 'date', description: 'YYYY-MM-DD' });

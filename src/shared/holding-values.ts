@@ -1,5 +1,5 @@
-import { marketValueCents } from '../shared/money.js';
-import { plainInteger } from '../shared/plain-integer.js';
+import { marketValueCents } from './money.js';
+import { plainInteger } from './plain-integer.js';
 
 /** An account's priced holdings as src/db/holdings.ts pricedHoldingsByAccount reads them. */
 export interface HeldRow {

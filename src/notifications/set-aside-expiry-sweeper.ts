@@ -1,5 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import { type Logger, stderrLogger } from '../shared/logger.js';
+import { PeriodicJob } from '../shared/periodic.js';
 import type { SetAsideExpiryRepository } from './platform-events-repository.js';
 
 export interface SweepOptions {
@@ -13,13 +14,12 @@ export const SWEEP_DEFAULTS: SweepOptions = { intervalMs: 60_000, lookbackDays: 
 const DAY_MS = 86_400_000;
 
 /**
- * Set asides expire by date on read (docs/decisions.md), so no write marks the moment; this
+ * Set asides expire by date on read (docs/decisions/set-aside-cash.md), so no write marks the moment; this
  * periodic sweep finds records past their last protected day and notifies each creator once.
  * Several nodes may sweep at once: each record's notification key is claimed once.
  */
 export class SetAsideExpirySweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private current: Promise<number> | undefined;
+  private readonly job: PeriodicJob;
   /** Set by the app when it starts background work (src/background.ts). */
   log: Logger = stderrLogger;
 
@@ -28,7 +28,14 @@ export class SetAsideExpirySweeper {
     private readonly clock: Clock,
     private readonly afterCommit: () => void = () => undefined,
     private readonly options: SweepOptions = SWEEP_DEFAULTS,
-  ) {}
+  ) {
+    // Nothing is marked until it is notified, so a failed sweep is simply tried again.
+    this.job = new PeriodicJob(() => this.runOnce(), {
+      intervalMs: options.intervalMs,
+      runAtStart: true,
+      onError: (error) => this.log.error({ err: error }, 'set aside expiry sweep failed; the next interval retries'),
+    });
+  }
 
   /** One sweep to the end; returns how many notifications it wrote. */
   async runOnce(): Promise<number> {
@@ -47,29 +54,11 @@ export class SetAsideExpirySweeper {
     return notified;
   }
 
-  private run() {
-    this.current ??= this.runOnce()
-      .catch((error: unknown) => {
-        // The next interval tries again; nothing is marked until it is notified.
-        this.log.error({ err: error }, 'set aside expiry sweep failed; the next interval retries');
-        return 0;
-      })
-      .finally(() => {
-        this.current = undefined;
-      });
-    return this.current;
-  }
-
   start() {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.run(), this.options.intervalMs);
-    this.timer.unref();
-    void this.run();
+    this.job.start();
   }
 
   async stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.current;
+    await this.job.stop();
   }
 }

@@ -1,0 +1,20 @@
+/**
+ * The packed reads of a rebalance are built as SQL text per dialect; their compiled SQL is checked
+ * in beside this file (`__sql__/`), so a change to a query shows in the diff. After an intended
+ * change, update the files with:
+ *
+ *   npx vitest run src/trading/snapshot-repository.sql.test.ts -u
+ */
+import { describe, expect, it } from 'vitest';
+import { compilerOf, sqlText } from '../../test/support/sql-snapshot.js';
+import { packedPositionsQuery } from './snapshot-repository.js';
+
+describe.each(['sqlite', 'postgres'] as const)('packed rebalance reads [%s]', (dialect) => {
+  const db = compilerOf(dialect);
+  it('positions, one row an account', async () => {
+    await expect(sqlText(packedPositionsQuery(db, 1, [10, 11], false))).toMatchFileSnapshot(`__sql__/packed-positions.${dialect}.sql`);
+  });
+  it('positions with their lots, one row an account', async () => {
+    await expect(sqlText(packedPositionsQuery(db, 1, [10, 11], true))).toMatchFileSnapshot(`__sql__/packed-positions-with-lots.${dialect}.sql`);
+  });
+});
