@@ -9,19 +9,20 @@ import { countedItems, protectedCash } from './values.js';
 import { mightTradeAgain } from './needreview.js';
 import { holdingLots } from './tax/holding-lots.js';
 import { groupOf, type TaxPlan } from './tax/plan.js';
+import { REBALANCE_DEFAULTS as D } from './defaults.js';
 
 export function settingsOf(opts: RebalanceOptions, snap: AccountSnapshot): Settings {
-  const counted = countedItems(opts.assetValues ?? 'PendingTransactionsAndOrders', snap.firmDefaultAssetValues);
+  const counted = countedItems(opts.assetValues ?? D.assetValues, snap.firmDefaultAssetValues);
   return {
     reason: opts.reason,
     amount: opts.amount !== undefined && opts.amount > 0 ? opts.amount : 0,
-    exactTrades: opts.exactTrades ?? false,
-    maxTrades: opts.maxTrades ?? 1000,
-    minTradeAmount: opts.minTradeAmount ?? 0,
-    minTradePercent: opts.minTradePercent ?? 0,
-    rounding: opts.roundingLogic ?? 'Default',
-    includeCustodialCash: opts.includeCustodialCash ?? true,
-    useSubstitution: (opts.useProductSubstitution ?? 'Use') === 'Use',
+    exactTrades: opts.exactTrades ?? D.exactTrades,
+    maxTrades: opts.maxTrades ?? D.maxTrades,
+    minTradeAmount: opts.minTradeAmount ?? D.minTradeAmount,
+    minTradePercent: opts.minTradePercent ?? D.minTradePercent,
+    rounding: opts.roundingLogic ?? D.roundingLogic,
+    includeCustodialCash: opts.includeCustodialCash ?? D.includeCustodialCash,
+    useSubstitution: (opts.useProductSubstitution ?? D.useProductSubstitution) === 'Use',
     countPending: counted.pending,
     countOrders: counted.orders,
   };

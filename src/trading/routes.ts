@@ -3,8 +3,6 @@ import { Type } from 'typebox';
 import { sendJsonWithArray } from '../http/json-array-stream.js';
 import { responses } from '../http/problem.js';
 import { CountQuery, PageQuery } from '../http/paging.js';
-import { validateBody } from '../http/validation.js';
-import { DomainError } from '../shared/errors.js';
 import { principalOf } from '../auth/hook.js';
 import { Privilege } from '../auth/privileges.js';
 import type { QuickTradeService } from './quick-trades.js';
@@ -17,7 +15,7 @@ import {
   HouseholdTaxSummary,
   QuickTradeCheck,
   QuickTradeChecked,
-  QuickTradeRequest,
+  GenerateTradesBody,
   RebalanceRequest,
   TradeInstanceRecord,
   TradeRecord,
@@ -34,7 +32,6 @@ const InstanceParams = Type.Object({ tradeInstanceId: IdSchema() });
 
 // Examples in the reference, taken from a rebalance of three demo accounts.
 const AT = '2026-11-24T12:15:59.493Z';
-const REBALANCE_EXAMPLE = { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: [1, 2, 3], level: 'Account' };
 const STATUS_EXAMPLE = {
   id: 1, alClientName: 'Summit Wealth Partners (Demo)', status: 'Complete', message: '', createdBy: 'demo.api', createdDate: AT, parentId: null,
   isDone: true, totalItems: 3, itemsCompleted: 3, errorCount: 0, warningCount: 0, details: null, tradeInstanceId: 1,
@@ -71,19 +68,23 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
         tags,
         summary: 'Start a rebalance (routine Rebalance) or submit quick trades (routine QuickTrade); answers the batch processing id',
         description: 'Starts a batch and answers its id at once: with routine Rebalance, the rebalancer brings each named account (or every account of the named registrations or households) back to its model; with routine QuickTrade, the listed trades are placed as given. Poll TradeGenerationStatus with the id. With `?wait=true` the call answers when the batch is done (or after REBALANCE_WAIT_SECONDS, with the batch still running).',
-        querystring: Type.Object({ wait: Type.Boolean({ default: false }) }),
-        body: Type.Object({ routine: Type.Optional(Type.String()) }, { description: 'A rebalance request (as TradeDefinition answers it) or a quick-trade submission', examples: [REBALANCE_EXAMPLE] }),
-        response: responses({ 200: Type.Integer({ description: 'batch processing id', examples: [1] }) }, [401, 403]),
+        querystring: Type.Object({
+          wait: Type.Boolean({ default: false, description: 'true: answer when the batch is done (or after REBALANCE_WAIT_SECONDS, with the batch still running)' }),
+        }),
+        body: GenerateTradesBody,
+        response: responses({ 200: Type.Integer({ description: 'batch processing id', examples: [1] }) }, [400, 401, 403]),
+      },
+      // Spec 2.9 lists routine without requiring it: a body that leaves it out stays a rebalance.
+      preValidation: async (request) => {
+        const body = request.body as Record<string, unknown> | null;
+        if (body !== null && typeof body === 'object' && !Array.isArray(body) && body.routine === undefined) body.routine = 'Rebalance';
       },
     },
     async (request) => {
       const principal = principalOf(request);
-      const routine = request.body.routine ?? 'Rebalance';
-      if (routine === 'QuickTrade') return quickTrades.submit(principal, validateBody<QuickTradeRequest>(QuickTradeRequest, request.body));
-      if (routine !== 'Rebalance') {
-        throw new DomainError('validation_failed', `routine: must be Rebalance or QuickTrade, got "${routine}"`, [{ field: 'routine', message: 'must be one of Rebalance, QuickTrade' }]);
-      }
-      return trading.generate(principal, validateBody<RebalanceRequest>(RebalanceRequest, request.body), request.query.wait);
+      const body = request.body;
+      if (body.routine === 'QuickTrade') return quickTrades.submit(principal, body);
+      return trading.generate(principal, body, request.query.wait);
     },
   );
 

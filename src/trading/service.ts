@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import { DomainError, notFound, validationFailed } from '../shared/errors.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
-import { lotMethodOf } from '../engine/index.js';
+import { lotMethodOf, REBALANCE_DEFAULTS } from '../engine/index.js';
 import { mapPages, pagesById } from '../shared/pages.js';
 import type { Principal } from '../auth/service.js';
 import type { JobQueue } from './queue.js';
@@ -50,22 +50,14 @@ export class TradingService {
   async definition(firmId: number) {
     const firm = await this.repository.firm(firmId);
     return {
-      reason: 'NeedReview',
-      maxTrades: 1000,
-      minTradePercent: 0,
-      exactTrades: false,
-      level: 'Account',
-      amounts: [] as number[],
-      entity: 'Account',
+      ...REBALANCE_DEFAULTS,
+      routine: 'Rebalance' as const,
+      reason: 'NeedReview' as const,
+      entity: 'Account' as const,
       keys: [] as number[],
-      routine: 'Rebalance',
+      amounts: [] as number[],
       assetValues: firm.default_asset_values,
-      minTradeAmount: 0,
-      useProductSubstitution: 'Use',
-      includeCustodialCash: true,
       notes: null,
-      roundingLogic: 'Default',
-      disableRealTimePrices: false,
       nsccTransactionType: null,
     };
   }
