@@ -18,7 +18,8 @@ function make(options: Options) {
 // it, not a field silently dropped while the request runs with the option's default.
 // JSON bodies are taken as typed: "12" is not a number. Query strings and path parameters are
 // text by nature, so they are coerced. allErrors lets one 400 name every bad field.
-const bodyAjv = make({ coerceTypes: false, allErrors: true });
+// verbose: a union's error can say which values its key takes (error-handler.ts).
+const bodyAjv = make({ coerceTypes: false, allErrors: true, verbose: true });
 const textAjv = make({ coerceTypes: 'array', allErrors: true });
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>

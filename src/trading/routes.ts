@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { sendJsonWithArray } from '../http/json-array-stream.js';
 import { responses } from '../http/problem.js';
-import { CountQuery, PageQuery } from '../http/paging.js';
+import { CountQuery, PAGE_HEADERS, PageQuery, Skip, Top, sendPageHeaders } from '../http/paging.js';
 import { principalOf } from '../auth/hook.js';
 import { Privilege } from '../auth/privileges.js';
 import type { QuickTradeService } from './quick-trades.js';
@@ -97,10 +97,22 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
 
   app.get(
     '/Trading/TradeGenerationStatus/:batchProcessingId/Message',
-    { config: read, schema: { tags, summary: 'Batch message with one detail per account error or warning',
-        description: 'The message a finished batch leaves: a subject and summary, and one detail per account that had an error or a warning, saying what and why.', params: BatchParams, response: responses({ 200: BatchMessage }, [401, 403, 404]) } },
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Batch message with one detail per account error or warning, a page of details at a time',
+        description:
+          'The message a batch leaves: a subject and summary, and one detail per account that had an error or a warning (and, for tax-aware batches, each Info), saying what and why. The details are paged: 1000 by default, `$top` up to 10000, `$skip` for the next; X-Total-Count carries how many details the batch has, and a `Link` header names the next page while there is one. A failed batch keeps every message (a batch naming 700,000 unknown accounts has 700,000 details): read them page by page.',
+        params: BatchParams,
+        querystring: Type.Object({ $top: Top(10_000, 1000), $skip: Skip() }),
+        response: responses({ 200: { ...BatchMessage, ...PAGE_HEADERS } }, [401, 403, 404]),
+      },
+    },
     async (request, reply) => {
-      const { head, details } = await trading.message(principalOf(request).firmId, request.params.batchProcessingId);
+      const { $top, $skip } = request.query;
+      const { head, details, total } = await trading.message(principalOf(request).firmId, request.params.batchProcessingId, { top: $top, skip: $skip });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: Math.max(0, Math.min($top, total - $skip)), total });
       return sendJsonWithArray(reply, head, 'details', details, MessageDetail);
     },
   );
@@ -125,7 +137,7 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
     async (request, reply) => {
       const { $top, $skip, $count, householdId } = request.query;
       const { items, total } = await trading.taxSummary(principalOf(request).firmId, request.params.batchProcessingId, { top: $top, skip: $skip, householdId, count: $count });
-      if (total !== undefined) reply.header('X-Total-Count', String(total));
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
       return items;
     },
   );
@@ -152,12 +164,17 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
       schema: {
         tags,
         summary: 'Trade instances, newest first',
-        description: 'The trade instances of your firm, newest first: one per finished batch that produced trades, with its routine, status and trade count. Paged with `$top` and `$skip`.',
-        querystring: PageQuery,
-        response: responses({ 200: Type.Array(TradeInstanceRecord, { examples: [[INSTANCE_EXAMPLE]] }) }, [401, 403]),
+        description: 'The trade instances of your firm, newest first: one per finished batch that produced trades, with its routine, status and trade count. Paged with `$top` (100 by default, at most 1000) and `$skip`; with `$count=true` the X-Total-Count header carries how many there are, and a `Link` header names the next page while there is one.',
+        querystring: Type.Object({ ...PageQuery.properties, ...CountQuery.properties }),
+        response: responses({ 200: { ...Type.Array(TradeInstanceRecord, { examples: [[INSTANCE_EXAMPLE]] }), ...PAGE_HEADERS } }, [401, 403]),
       },
     },
-    async (request) => trading.instances(principalOf(request).firmId, request.query.$top, request.query.$skip),
+    async (request, reply) => {
+      const { $top, $skip, $count } = request.query;
+      const { items, total } = await trading.instances(principalOf(request).firmId, { top: $top, skip: $skip, count: $count });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
+      return items;
+    },
   );
 
   app.get(
@@ -175,16 +192,16 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
         tags,
         summary: 'The trades (open orders) of a trade instance, a page at a time',
         description:
-          'The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (at most 1000) and `$skip`: a page shorter than `$top` is the last, and the instance\'s `tradeCount` says how many there are (a rebalance of 100,000 accounts writes about a million). `accountId` keeps one account\'s trades; with `$count=true` the X-Total-Count header carries how many match.',
+          'The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (100 by default, at most 1000) and `$skip`: X-Total-Count carries how many trades the instance has (a rebalance of 100,000 accounts writes about a million), and while the page leaves trades out a `Link` header names the next page. `accountId` keeps one account\'s trades; their count comes with `$count=true`.',
         params: InstanceParams,
         querystring: Type.Object({ ...PageQuery.properties, ...CountQuery.properties, accountId: Type.Optional(IdSchema({ description: "Only this account's trades" })) }),
-        response: responses({ 200: Type.Array(TradeRecord, { examples: [[TRADE_EXAMPLE]] }) }, [401, 403, 404]),
+        response: responses({ 200: { ...Type.Array(TradeRecord, { examples: [[TRADE_EXAMPLE]] }), ...PAGE_HEADERS } }, [401, 403, 404]),
       },
     },
     async (request, reply) => {
       const { $top, $skip, $count, accountId } = request.query;
       const { items, total } = await trading.trades(principalOf(request).firmId, request.params.tradeInstanceId, { top: $top, skip: $skip, accountId, count: $count });
-      if (total !== undefined) reply.header('X-Total-Count', String(total));
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
       return items;
     },
   );

@@ -216,7 +216,7 @@ export const ExecuteTrade = Type.Object({
   shares: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e12, description: "Shares filled, at most the trade's" })),
   price: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e9 })),
   tradeDate: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD, not in the future' })),
-});
+}, { additionalProperties: false, description: 'The fill; an unknown field is refused rather than ignored' });
 
 export const ExecutedTrade = Type.Object({
   tradeId: Type.Integer(),
