@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CsvFile } from '../http/media.js';
 import { type CsvRow, CsvSyntaxError, parseCsv } from '../shared/csv.js';
 import { Type } from 'typebox';
 import { responses } from '../http/problem.js';
@@ -164,7 +165,7 @@ export const tradeBlockImportRoutes: FastifyPluginAsyncTypebox<ImportServices> =
       `/Trading/TradeBlocks/Import/${path}/Template`,
       {
         config: { privilege: template.privilege },
-        schema: { tags, summary: `The ${template.name} CSV template with an example row`, description: `A CSV file (text/csv) with the header row ${template.columns.join(', ')} and one example row, to fill in and send back to the import.`, response: responses({ 200: Type.String() }, [401, 403]) },
+        schema: { tags, summary: `The ${template.name} CSV template with an example row`, description: `A CSV file (text/csv) with the header row ${template.columns.join(', ')} and one example row, to fill in and send back to the import.`, response: { ...responses({}, [401, 403]), 200: CsvFile(`The header row and one example row`) } },
       },
       async (_request, reply) => {
         reply.type('text/csv');

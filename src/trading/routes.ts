@@ -16,7 +16,7 @@ import {
   QuickTradeCheck,
   QuickTradeChecked,
   GenerateTradesBody,
-  RebalanceRequest,
+  RebalanceDefinition,
   TradeInstanceRecord,
   TradeRecord,
 } from './schemas.js';
@@ -54,7 +54,7 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
         summary: 'A default rebalance request filled from the firm\'s settings',
         description: 'A complete rebalance request with your firm\'s defaults (trade limits, rounding, cash handling). Fill in `keys` with the accounts, registrations or households to rebalance and send it to GenerateTrades.',
         querystring: Type.Object({ routine: Type.String({ pattern: '^[Rr][Ee][Bb][Aa][Ll][Aa][Nn][Cc][Ee]$', description: 'rebalance' }) }),
-        response: responses({ 200: RebalanceRequest }, [401, 403]),
+        response: responses({ 200: RebalanceDefinition }, [401, 403]),
       },
     },
     async (request) => trading.definition(principalOf(request).firmId),

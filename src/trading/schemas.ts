@@ -65,6 +65,16 @@ export const RebalanceRequest = Type.Object(
 );
 export type RebalanceRequest = Static<typeof RebalanceRequest>;
 
+/** TradeDefinition's answer: a rebalance request to complete, its keys still empty. */
+export const RebalanceDefinition = Type.Object(
+  {
+    ...RebalanceRequest.properties,
+    keys: Type.Array(IdSchema(), { maxItems: 0, description: 'Empty: fill in the ids of the entity to rebalance' }),
+    amounts: Type.Array(Money('Dollars'), { maxItems: 0, description: 'Empty: for Add and Withdraw, fill in one amount per key' }),
+  },
+  { description: 'A rebalance request filled with the defaults and the firm\'s settings' },
+);
+
 /** Section 2.11: a trade to submit. */
 export const QuickTrade = Type.Object({
   accountId: IdSchema({ description: 'The account to trade in' }),
