@@ -373,32 +373,31 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/html page */
+                /** @description An HTML page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
             };
@@ -452,41 +451,40 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description text/html page */
+                /** @description An HTML page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
             };
@@ -545,22 +543,22 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
             };
@@ -604,23 +602,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/html page */
+                /** @description An HTML page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
             };
@@ -759,13 +756,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -2774,13 +2771,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -3632,13 +3629,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -4022,7 +4019,7 @@ export interface paths {
                         /** @description Legacy account-level trade block */
                         isTradingBlocked?: boolean;
                         isActive?: boolean;
-                        /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
+                        /** @description The id of a restricted plan of the rebalancing application (its `GET /v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
@@ -4251,7 +4248,7 @@ export interface paths {
                         /** @description Legacy account-level trade block */
                         isTradingBlocked?: boolean;
                         isActive?: boolean;
-                        /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
+                        /** @description The id of a restricted plan of the rebalancing application (its `GET /v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
@@ -4456,7 +4453,7 @@ export interface paths {
                         /** @description Legacy account-level trade block */
                         isTradingBlocked?: boolean;
                         isActive?: boolean;
-                        /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
+                        /** @description The id of a restricted plan of the rebalancing application (its `GET /v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
@@ -4631,13 +4628,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -5608,13 +5605,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -6041,7 +6038,7 @@ export interface paths {
                             /** @description Branch id */
                             branchID: number | null;
                             oldRep_ID: string | null;
-                            /** @description Registration number, unique in the firm */
+                            /** @description Empty: fill in the registration number before creating */
                             number: string;
                             /** Format: date-time */
                             impDate: string | null;
@@ -6067,6 +6064,7 @@ export interface paths {
                             isRAActive: boolean;
                             repRestrict: string | null;
                             custodianPortalId: string | null;
+                            /** @description Empty: fill in the name (usually first and last name) before creating */
                             name: string;
                             salutation: string | null;
                             address1: string | null;
@@ -6095,7 +6093,9 @@ export interface paths {
                              */
                             dob: string | null;
                             webAddress: string | null;
+                            /** @description Empty: fill in the last name before creating */
                             lastName: string;
+                            /** @description Empty: fill in the first name before creating */
                             firstName: string;
                             city: string | null;
                             state: string | null;
@@ -9703,9 +9703,9 @@ export interface paths {
          */
         put: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path: {
@@ -10729,7 +10729,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A rebalance request filled with the defaults and the firm's settings */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -10740,75 +10740,134 @@ export interface paths {
                          *       "routine": "Rebalance",
                          *       "reason": "NeedReview",
                          *       "entity": "Account",
-                         *       "keys": [
-                         *         1
-                         *       ],
-                         *       "amounts": [
-                         *         0
-                         *       ],
+                         *       "keys": [],
+                         *       "amounts": [],
                          *       "level": "Account",
-                         *       "maxTrades": 0,
+                         *       "maxTrades": 1000,
                          *       "minTradePercent": 0,
                          *       "minTradeAmount": 0,
-                         *       "exactTrades": true,
+                         *       "exactTrades": false,
                          *       "assetValues": "PendingTransactionsAndOrders",
                          *       "useProductSubstitution": "Use",
                          *       "includeCustodialCash": true,
                          *       "notes": "string",
                          *       "roundingLogic": "Default",
-                         *       "disableRealTimePrices": true,
+                         *       "disableRealTimePrices": false,
                          *       "nsccTransactionType": "string",
                          *       "taxOptions": {
                          *         "lotSelection": "MinTax",
                          *         "avoidWashSales": true,
-                         *         "maxShortTermGain": 0,
-                         *         "maxLongTermGain": 0,
-                         *         "harvestLosses": {
-                         *           "minLossDollars": 0,
-                         *           "minLossPercent": 0
-                         *         }
+                         *         "maxShortTermGain": null,
+                         *         "maxLongTermGain": null,
+                         *         "harvestLosses": null
                          *       }
                          *     }
                          */
                         "application/json": {
-                            /** @enum {string} */
-                            routine?: "Rebalance";
-                            /** @enum {string} */
+                            /**
+                             * @description Rebalance (a body without routine is a rebalance)
+                             * @enum {string}
+                             */
+                            routine: "Rebalance";
+                            /**
+                             * @description NeedReview: back to tolerance; Withdraw: raise `amounts` in cash; Add: spend `amounts`; Withdraw100Pct: sell everything; TaxLossHarvest: harvest losses only (needs taxOptions.harvestLosses)
+                             * @enum {string}
+                             */
                             reason: "NeedReview" | "Withdraw" | "Add" | "Withdraw100Pct" | "TaxLossHarvest";
-                            /** @enum {string} */
+                            /**
+                             * @description What `keys` name: Account ids, TradeGroup ids or ModelAgg (aggregate model) ids; Add and Withdraw take Account only
+                             * @enum {string}
+                             */
                             entity: "Account" | "TradeGroup" | "ModelAgg";
+                            /** @description Empty: fill in the ids of the entity to rebalance */
                             keys: number[];
-                            amounts?: number[] | null;
-                            /** @enum {string} */
-                            level?: "Account" | "Registration";
-                            maxTrades?: number;
-                            minTradePercent?: number;
-                            minTradeAmount?: number;
-                            exactTrades?: boolean;
-                            /** @enum {string} */
-                            assetValues?: "PendingTransactionsAndOrders" | "Pending" | "Current" | "UseDefault";
-                            /** @enum {string} */
-                            useProductSubstitution?: "Use" | "Ignore";
-                            includeCustodialCash?: boolean;
+                            /** @description Empty: for Add and Withdraw, fill in one amount per key */
+                            amounts: number[];
+                            /**
+                             * @description Account, or Registration: every sleeve of the named accounts' registrations back to tolerance together
+                             * @default Account
+                             * @enum {string}
+                             */
+                            level: "Account" | "Registration";
+                            /**
+                             * @description Most trades per account; the rest are dropped with a message
+                             * @default 1000
+                             */
+                            maxTrades: number;
+                            /**
+                             * @description Above 0: a sell of a smaller percent of the position is dropped
+                             * @default 0
+                             */
+                            minTradePercent: number;
+                            /**
+                             * @description Trades below this many dollars are dropped
+                             * @default 0
+                             */
+                            minTradeAmount: number;
+                            /**
+                             * @description true: trade to the exact model targets, ignoring tolerances
+                             * @default false
+                             */
+                            exactTrades: boolean;
+                            /**
+                             * @description What the holdings count: pending transactions and open orders, pending transactions only, completed transactions only, or the firm default
+                             * @default PendingTransactionsAndOrders
+                             * @enum {string}
+                             */
+                            assetValues: "PendingTransactionsAndOrders" | "Pending" | "Current" | "UseDefault";
+                            /**
+                             * @description Use or Ignore the model's product substitutions
+                             * @default Use
+                             * @enum {string}
+                             */
+                            useProductSubstitution: "Use" | "Ignore";
+                            /**
+                             * @description false: custodial cash is ignored
+                             * @default true
+                             */
+                            includeCustodialCash: boolean;
+                            /** @description Attached to the trade instance the batch creates */
                             notes?: string | null;
-                            /** @enum {string} */
-                            roundingLogic?: "Default" | "LowestPrice" | "None";
-                            disableRealTimePrices?: boolean;
+                            /**
+                             * @description Default (the system decides), LowestPrice (round up the lowest-priced equity first) or None (fractional shares)
+                             * @default Default
+                             * @enum {string}
+                             */
+                            roundingLogic: "Default" | "LowestPrice" | "None";
+                            /**
+                             * @description true: real-time prices are not used even where the firm enables them
+                             * @default false
+                             */
+                            disableRealTimePrices: boolean;
+                            /** @description Carried as sent */
                             nsccTransactionType?: string | null;
                             taxOptions?: {
                                 /**
-                                 * @description Which lots a sell relieves first (default MinTax)
+                                 * @description Which lots a sell relieves first: MinTax (losses, then the smallest gains, long-term first), HIFO (highest cost), FIFO (oldest)
+                                 * @default MinTax
                                  * @enum {string}
                                  */
-                                lotSelection?: "MinTax" | "HIFO" | "FIFO";
-                                /** @description Keep every account of a household clear of wash sales (default true) */
-                                avoidWashSales?: boolean;
-                                /** @description Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit */
-                                maxShortTermGain?: number | null;
-                                /** @description Net long-term gain a household may realize this calendar year; null: no limit */
-                                maxLongTermGain?: number | null;
-                                harvestLosses?: {
+                                lotSelection: "MinTax" | "HIFO" | "FIFO";
+                                /**
+                                 * @description Keep every account of a household clear of wash sales
+                                 * @default true
+                                 */
+                                avoidWashSales: boolean;
+                                /**
+                                 * @description Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                                 * @default null
+                                 */
+                                maxShortTermGain: number | null;
+                                /**
+                                 * @description Net long-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                                 * @default null
+                                 */
+                                maxLongTermGain: number | null;
+                                /** @default null */
+                                harvestLosses: {
+                                    /** @description A lot is harvested when its loss is at least this many dollars (0: any loss) */
                                     minLossDollars: number;
+                                    /** @description and at least this percent of its cost (0: any loss) */
                                     minLossPercent: number;
                                 } | null;
                             } | null;
@@ -10878,14 +10937,15 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
-                    wait: boolean;
+                query?: {
+                    /** @description true: answer when the batch is done (or after REBALANCE_WAIT_SECONDS, with the batch still running) */
+                    wait?: boolean;
                 };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
-            /** @description A rebalance request (as TradeDefinition answers it) or a quick-trade submission */
+            /** @description A rebalance request (routine Rebalance, as TradeDefinition answers it) or quick trades (routine QuickTrade) */
             requestBody: {
                 content: {
                     /**
@@ -10902,7 +10962,140 @@ export interface paths {
                      *     }
                      */
                     "application/json": {
-                        routine?: string;
+                        /**
+                         * @description Rebalance (a body without routine is a rebalance)
+                         * @enum {string}
+                         */
+                        routine: "Rebalance";
+                        /**
+                         * @description NeedReview: back to tolerance; Withdraw: raise `amounts` in cash; Add: spend `amounts`; Withdraw100Pct: sell everything; TaxLossHarvest: harvest losses only (needs taxOptions.harvestLosses)
+                         * @enum {string}
+                         */
+                        reason: "NeedReview" | "Withdraw" | "Add" | "Withdraw100Pct" | "TaxLossHarvest";
+                        /**
+                         * @description What `keys` name: Account ids, TradeGroup ids or ModelAgg (aggregate model) ids; Add and Withdraw take Account only
+                         * @enum {string}
+                         */
+                        entity: "Account" | "TradeGroup" | "ModelAgg";
+                        /** @description Ids of the entity to rebalance */
+                        keys: number[];
+                        /** @description Withdraw and Add: the dollars of each key, amounts[i] for keys[i]; ignored for other reasons */
+                        amounts?: number[] | null;
+                        /**
+                         * @description Account, or Registration: every sleeve of the named accounts' registrations back to tolerance together
+                         * @default Account
+                         * @enum {string}
+                         */
+                        level?: "Account" | "Registration";
+                        /**
+                         * @description Most trades per account; the rest are dropped with a message
+                         * @default 1000
+                         */
+                        maxTrades?: number;
+                        /**
+                         * @description Above 0: a sell of a smaller percent of the position is dropped
+                         * @default 0
+                         */
+                        minTradePercent?: number;
+                        /**
+                         * @description Trades below this many dollars are dropped
+                         * @default 0
+                         */
+                        minTradeAmount?: number;
+                        /**
+                         * @description true: trade to the exact model targets, ignoring tolerances
+                         * @default false
+                         */
+                        exactTrades?: boolean;
+                        /**
+                         * @description What the holdings count: pending transactions and open orders, pending transactions only, completed transactions only, or the firm default
+                         * @default PendingTransactionsAndOrders
+                         * @enum {string}
+                         */
+                        assetValues?: "PendingTransactionsAndOrders" | "Pending" | "Current" | "UseDefault";
+                        /**
+                         * @description Use or Ignore the model's product substitutions
+                         * @default Use
+                         * @enum {string}
+                         */
+                        useProductSubstitution?: "Use" | "Ignore";
+                        /**
+                         * @description false: custodial cash is ignored
+                         * @default true
+                         */
+                        includeCustodialCash?: boolean;
+                        /** @description Attached to the trade instance the batch creates */
+                        notes?: string | null;
+                        /**
+                         * @description Default (the system decides), LowestPrice (round up the lowest-priced equity first) or None (fractional shares)
+                         * @default Default
+                         * @enum {string}
+                         */
+                        roundingLogic?: "Default" | "LowestPrice" | "None";
+                        /**
+                         * @description true: real-time prices are not used even where the firm enables them
+                         * @default false
+                         */
+                        disableRealTimePrices?: boolean;
+                        /** @description Carried as sent */
+                        nsccTransactionType?: string | null;
+                        taxOptions?: {
+                            /**
+                             * @description Which lots a sell relieves first: MinTax (losses, then the smallest gains, long-term first), HIFO (highest cost), FIFO (oldest)
+                             * @default MinTax
+                             * @enum {string}
+                             */
+                            lotSelection?: "MinTax" | "HIFO" | "FIFO";
+                            /**
+                             * @description Keep every account of a household clear of wash sales
+                             * @default true
+                             */
+                            avoidWashSales?: boolean;
+                            /**
+                             * @description Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                             * @default null
+                             */
+                            maxShortTermGain?: number | null;
+                            /**
+                             * @description Net long-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                             * @default null
+                             */
+                            maxLongTermGain?: number | null;
+                            /** @default null */
+                            harvestLosses?: {
+                                /** @description A lot is harvested when its loss is at least this many dollars (0: any loss) */
+                                minLossDollars: number;
+                                /** @description and at least this percent of its cost (0: any loss) */
+                                minLossPercent: number;
+                            } | null;
+                        } | null;
+                    } | {
+                        /**
+                         * @description QuickTrade
+                         * @enum {string}
+                         */
+                        routine: "QuickTrade";
+                        /** @description The trades to place as given */
+                        trades: {
+                            /** @description The account to trade in */
+                            accountId: number;
+                            /** @description The product to buy or sell */
+                            productId: number;
+                            /**
+                             * @description Whether amount is dollars or shares
+                             * @enum {string}
+                             */
+                            tradeType: "Dollars" | "Shares";
+                            /** @description Dollars or shares, as tradeType says */
+                            amount: number;
+                            /**
+                             * @description 1 buy, 2 sell
+                             * @enum {string}
+                             */
+                            side: "1" | "2";
+                        }[];
+                        /** @description Attached to the trade instance */
+                        notes?: string | null;
                     };
                 };
             };
@@ -11091,14 +11284,19 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Batch message with one detail per account error or warning
-         * @description The message a finished batch leaves: a subject and summary, and one detail per account that had an error or a warning, saying what and why.
+         * Batch message with one detail per account error or warning, a page of details at a time
+         * @description The message a batch leaves: a subject and summary, and one detail per account that had an error or a warning (and, for tax-aware batches, each Info), saying what and why. The details are paged: 1000 by default, `$top` up to 10000, `$skip` for the next; X-Total-Count carries how many details the batch has, and a `Link` header names the next page while there is one. A failed batch keeps every message (a batch naming 700,000 unknown accounts has 700,000 details): read them page by page.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 10000 (default 1000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path: {
                     batchProcessingId: number;
@@ -11110,6 +11308,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -11221,13 +11423,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Only this household's line */
                     householdId?: number;
                 };
@@ -11467,17 +11669,19 @@ export interface paths {
         };
         /**
          * Trade instances, newest first
-         * @description The trade instances of your firm, newest first: one per finished batch that produced trades, with its routine, status and trade count. Paged with `$top` and `$skip`.
+         * @description The trade instances of your firm, newest first: one per finished batch that produced trades, with its routine, status and trade count. Paged with `$top` (100 by default, at most 1000) and `$skip`; with `$count=true` the X-Total-Count header carries how many there are, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -11488,6 +11692,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -11689,19 +11897,19 @@ export interface paths {
         };
         /**
          * The trades (open orders) of a trade instance, a page at a time
-         * @description The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (at most 1000) and `$skip`: a page shorter than `$top` is the last, and the instance's `tradeCount` says how many there are (a rebalance of 100,000 accounts writes about a million). `accountId` keeps one account's trades; with `$count=true` the X-Total-Count header carries how many match.
+         * @description The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (100 by default, at most 1000) and `$skip`: X-Total-Count carries how many trades the instance has (a rebalance of 100,000 accounts writes about a million), and while the page leaves trades out a `Link` header names the next page. `accountId` keeps one account's trades; their count comes with `$count=true`.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Only this account's trades */
                     accountId?: number;
                 };
@@ -11716,6 +11924,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -11983,6 +12195,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description The fill; an unknown field is refused rather than ignored */
             requestBody: {
                 content: {
                     /**
@@ -12771,11 +12984,11 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 500 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 500 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: {
                     /** @description The partner's client_id */
@@ -12892,11 +13105,11 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 500 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 500 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description Only notifications with a larger id (for polling) */
                     sinceId?: number;
                 };
@@ -14371,9 +14584,9 @@ export interface paths {
          */
         put: {
             parameters: {
-                query: {
+                query?: {
                     /** @description true: publish the change to the rebalancing application (as trade blocks do); false: store only */
-                    syncToEclipse: boolean;
+                    syncToEclipse?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -14660,13 +14873,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -16675,13 +16888,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -17533,13 +17746,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -17923,7 +18136,7 @@ export interface paths {
                         /** @description Legacy account-level trade block */
                         isTradingBlocked?: boolean;
                         isActive?: boolean;
-                        /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
+                        /** @description The id of a restricted plan of the rebalancing application (its `GET /v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
@@ -18152,7 +18365,7 @@ export interface paths {
                         /** @description Legacy account-level trade block */
                         isTradingBlocked?: boolean;
                         isActive?: boolean;
-                        /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
+                        /** @description The id of a restricted plan of the rebalancing application (its `GET /v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
@@ -18357,7 +18570,7 @@ export interface paths {
                         /** @description Legacy account-level trade block */
                         isTradingBlocked?: boolean;
                         isActive?: boolean;
-                        /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
+                        /** @description The id of a restricted plan of the rebalancing application (its `GET /v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
@@ -18532,13 +18745,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -19509,13 +19722,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -19942,7 +20155,7 @@ export interface paths {
                             /** @description Branch id */
                             branchID: number | null;
                             oldRep_ID: string | null;
-                            /** @description Registration number, unique in the firm */
+                            /** @description Empty: fill in the registration number before creating */
                             number: string;
                             /** Format: date-time */
                             impDate: string | null;
@@ -19968,6 +20181,7 @@ export interface paths {
                             isRAActive: boolean;
                             repRestrict: string | null;
                             custodianPortalId: string | null;
+                            /** @description Empty: fill in the name (usually first and last name) before creating */
                             name: string;
                             salutation: string | null;
                             address1: string | null;
@@ -19996,7 +20210,9 @@ export interface paths {
                              */
                             dob: string | null;
                             webAddress: string | null;
+                            /** @description Empty: fill in the last name before creating */
                             lastName: string;
+                            /** @description Empty: fill in the first name before creating */
                             firstName: string;
                             city: string | null;
                             state: string | null;
@@ -24463,7 +24679,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A rebalance request filled with the defaults and the firm's settings */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -24474,75 +24690,134 @@ export interface paths {
                          *       "routine": "Rebalance",
                          *       "reason": "NeedReview",
                          *       "entity": "Account",
-                         *       "keys": [
-                         *         1
-                         *       ],
-                         *       "amounts": [
-                         *         0
-                         *       ],
+                         *       "keys": [],
+                         *       "amounts": [],
                          *       "level": "Account",
-                         *       "maxTrades": 0,
+                         *       "maxTrades": 1000,
                          *       "minTradePercent": 0,
                          *       "minTradeAmount": 0,
-                         *       "exactTrades": true,
+                         *       "exactTrades": false,
                          *       "assetValues": "PendingTransactionsAndOrders",
                          *       "useProductSubstitution": "Use",
                          *       "includeCustodialCash": true,
                          *       "notes": "string",
                          *       "roundingLogic": "Default",
-                         *       "disableRealTimePrices": true,
+                         *       "disableRealTimePrices": false,
                          *       "nsccTransactionType": "string",
                          *       "taxOptions": {
                          *         "lotSelection": "MinTax",
                          *         "avoidWashSales": true,
-                         *         "maxShortTermGain": 0,
-                         *         "maxLongTermGain": 0,
-                         *         "harvestLosses": {
-                         *           "minLossDollars": 0,
-                         *           "minLossPercent": 0
-                         *         }
+                         *         "maxShortTermGain": null,
+                         *         "maxLongTermGain": null,
+                         *         "harvestLosses": null
                          *       }
                          *     }
                          */
                         "application/json": {
-                            /** @enum {string} */
-                            routine?: "Rebalance";
-                            /** @enum {string} */
+                            /**
+                             * @description Rebalance (a body without routine is a rebalance)
+                             * @enum {string}
+                             */
+                            routine: "Rebalance";
+                            /**
+                             * @description NeedReview: back to tolerance; Withdraw: raise `amounts` in cash; Add: spend `amounts`; Withdraw100Pct: sell everything; TaxLossHarvest: harvest losses only (needs taxOptions.harvestLosses)
+                             * @enum {string}
+                             */
                             reason: "NeedReview" | "Withdraw" | "Add" | "Withdraw100Pct" | "TaxLossHarvest";
-                            /** @enum {string} */
+                            /**
+                             * @description What `keys` name: Account ids, TradeGroup ids or ModelAgg (aggregate model) ids; Add and Withdraw take Account only
+                             * @enum {string}
+                             */
                             entity: "Account" | "TradeGroup" | "ModelAgg";
+                            /** @description Empty: fill in the ids of the entity to rebalance */
                             keys: number[];
-                            amounts?: number[] | null;
-                            /** @enum {string} */
-                            level?: "Account" | "Registration";
-                            maxTrades?: number;
-                            minTradePercent?: number;
-                            minTradeAmount?: number;
-                            exactTrades?: boolean;
-                            /** @enum {string} */
-                            assetValues?: "PendingTransactionsAndOrders" | "Pending" | "Current" | "UseDefault";
-                            /** @enum {string} */
-                            useProductSubstitution?: "Use" | "Ignore";
-                            includeCustodialCash?: boolean;
+                            /** @description Empty: for Add and Withdraw, fill in one amount per key */
+                            amounts: number[];
+                            /**
+                             * @description Account, or Registration: every sleeve of the named accounts' registrations back to tolerance together
+                             * @default Account
+                             * @enum {string}
+                             */
+                            level: "Account" | "Registration";
+                            /**
+                             * @description Most trades per account; the rest are dropped with a message
+                             * @default 1000
+                             */
+                            maxTrades: number;
+                            /**
+                             * @description Above 0: a sell of a smaller percent of the position is dropped
+                             * @default 0
+                             */
+                            minTradePercent: number;
+                            /**
+                             * @description Trades below this many dollars are dropped
+                             * @default 0
+                             */
+                            minTradeAmount: number;
+                            /**
+                             * @description true: trade to the exact model targets, ignoring tolerances
+                             * @default false
+                             */
+                            exactTrades: boolean;
+                            /**
+                             * @description What the holdings count: pending transactions and open orders, pending transactions only, completed transactions only, or the firm default
+                             * @default PendingTransactionsAndOrders
+                             * @enum {string}
+                             */
+                            assetValues: "PendingTransactionsAndOrders" | "Pending" | "Current" | "UseDefault";
+                            /**
+                             * @description Use or Ignore the model's product substitutions
+                             * @default Use
+                             * @enum {string}
+                             */
+                            useProductSubstitution: "Use" | "Ignore";
+                            /**
+                             * @description false: custodial cash is ignored
+                             * @default true
+                             */
+                            includeCustodialCash: boolean;
+                            /** @description Attached to the trade instance the batch creates */
                             notes?: string | null;
-                            /** @enum {string} */
-                            roundingLogic?: "Default" | "LowestPrice" | "None";
-                            disableRealTimePrices?: boolean;
+                            /**
+                             * @description Default (the system decides), LowestPrice (round up the lowest-priced equity first) or None (fractional shares)
+                             * @default Default
+                             * @enum {string}
+                             */
+                            roundingLogic: "Default" | "LowestPrice" | "None";
+                            /**
+                             * @description true: real-time prices are not used even where the firm enables them
+                             * @default false
+                             */
+                            disableRealTimePrices: boolean;
+                            /** @description Carried as sent */
                             nsccTransactionType?: string | null;
                             taxOptions?: {
                                 /**
-                                 * @description Which lots a sell relieves first (default MinTax)
+                                 * @description Which lots a sell relieves first: MinTax (losses, then the smallest gains, long-term first), HIFO (highest cost), FIFO (oldest)
+                                 * @default MinTax
                                  * @enum {string}
                                  */
-                                lotSelection?: "MinTax" | "HIFO" | "FIFO";
-                                /** @description Keep every account of a household clear of wash sales (default true) */
-                                avoidWashSales?: boolean;
-                                /** @description Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit */
-                                maxShortTermGain?: number | null;
-                                /** @description Net long-term gain a household may realize this calendar year; null: no limit */
-                                maxLongTermGain?: number | null;
-                                harvestLosses?: {
+                                lotSelection: "MinTax" | "HIFO" | "FIFO";
+                                /**
+                                 * @description Keep every account of a household clear of wash sales
+                                 * @default true
+                                 */
+                                avoidWashSales: boolean;
+                                /**
+                                 * @description Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                                 * @default null
+                                 */
+                                maxShortTermGain: number | null;
+                                /**
+                                 * @description Net long-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                                 * @default null
+                                 */
+                                maxLongTermGain: number | null;
+                                /** @default null */
+                                harvestLosses: {
+                                    /** @description A lot is harvested when its loss is at least this many dollars (0: any loss) */
                                     minLossDollars: number;
+                                    /** @description and at least this percent of its cost (0: any loss) */
                                     minLossPercent: number;
                                 } | null;
                             } | null;
@@ -24612,14 +24887,15 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
-                    wait: boolean;
+                query?: {
+                    /** @description true: answer when the batch is done (or after REBALANCE_WAIT_SECONDS, with the batch still running) */
+                    wait?: boolean;
                 };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
-            /** @description A rebalance request (as TradeDefinition answers it) or a quick-trade submission */
+            /** @description A rebalance request (routine Rebalance, as TradeDefinition answers it) or quick trades (routine QuickTrade) */
             requestBody: {
                 content: {
                     /**
@@ -24636,7 +24912,140 @@ export interface paths {
                      *     }
                      */
                     "application/json": {
-                        routine?: string;
+                        /**
+                         * @description Rebalance (a body without routine is a rebalance)
+                         * @enum {string}
+                         */
+                        routine: "Rebalance";
+                        /**
+                         * @description NeedReview: back to tolerance; Withdraw: raise `amounts` in cash; Add: spend `amounts`; Withdraw100Pct: sell everything; TaxLossHarvest: harvest losses only (needs taxOptions.harvestLosses)
+                         * @enum {string}
+                         */
+                        reason: "NeedReview" | "Withdraw" | "Add" | "Withdraw100Pct" | "TaxLossHarvest";
+                        /**
+                         * @description What `keys` name: Account ids, TradeGroup ids or ModelAgg (aggregate model) ids; Add and Withdraw take Account only
+                         * @enum {string}
+                         */
+                        entity: "Account" | "TradeGroup" | "ModelAgg";
+                        /** @description Ids of the entity to rebalance */
+                        keys: number[];
+                        /** @description Withdraw and Add: the dollars of each key, amounts[i] for keys[i]; ignored for other reasons */
+                        amounts?: number[] | null;
+                        /**
+                         * @description Account, or Registration: every sleeve of the named accounts' registrations back to tolerance together
+                         * @default Account
+                         * @enum {string}
+                         */
+                        level?: "Account" | "Registration";
+                        /**
+                         * @description Most trades per account; the rest are dropped with a message
+                         * @default 1000
+                         */
+                        maxTrades?: number;
+                        /**
+                         * @description Above 0: a sell of a smaller percent of the position is dropped
+                         * @default 0
+                         */
+                        minTradePercent?: number;
+                        /**
+                         * @description Trades below this many dollars are dropped
+                         * @default 0
+                         */
+                        minTradeAmount?: number;
+                        /**
+                         * @description true: trade to the exact model targets, ignoring tolerances
+                         * @default false
+                         */
+                        exactTrades?: boolean;
+                        /**
+                         * @description What the holdings count: pending transactions and open orders, pending transactions only, completed transactions only, or the firm default
+                         * @default PendingTransactionsAndOrders
+                         * @enum {string}
+                         */
+                        assetValues?: "PendingTransactionsAndOrders" | "Pending" | "Current" | "UseDefault";
+                        /**
+                         * @description Use or Ignore the model's product substitutions
+                         * @default Use
+                         * @enum {string}
+                         */
+                        useProductSubstitution?: "Use" | "Ignore";
+                        /**
+                         * @description false: custodial cash is ignored
+                         * @default true
+                         */
+                        includeCustodialCash?: boolean;
+                        /** @description Attached to the trade instance the batch creates */
+                        notes?: string | null;
+                        /**
+                         * @description Default (the system decides), LowestPrice (round up the lowest-priced equity first) or None (fractional shares)
+                         * @default Default
+                         * @enum {string}
+                         */
+                        roundingLogic?: "Default" | "LowestPrice" | "None";
+                        /**
+                         * @description true: real-time prices are not used even where the firm enables them
+                         * @default false
+                         */
+                        disableRealTimePrices?: boolean;
+                        /** @description Carried as sent */
+                        nsccTransactionType?: string | null;
+                        taxOptions?: {
+                            /**
+                             * @description Which lots a sell relieves first: MinTax (losses, then the smallest gains, long-term first), HIFO (highest cost), FIFO (oldest)
+                             * @default MinTax
+                             * @enum {string}
+                             */
+                            lotSelection?: "MinTax" | "HIFO" | "FIFO";
+                            /**
+                             * @description Keep every account of a household clear of wash sales
+                             * @default true
+                             */
+                            avoidWashSales?: boolean;
+                            /**
+                             * @description Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                             * @default null
+                             */
+                            maxShortTermGain?: number | null;
+                            /**
+                             * @description Net long-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                             * @default null
+                             */
+                            maxLongTermGain?: number | null;
+                            /** @default null */
+                            harvestLosses?: {
+                                /** @description A lot is harvested when its loss is at least this many dollars (0: any loss) */
+                                minLossDollars: number;
+                                /** @description and at least this percent of its cost (0: any loss) */
+                                minLossPercent: number;
+                            } | null;
+                        } | null;
+                    } | {
+                        /**
+                         * @description QuickTrade
+                         * @enum {string}
+                         */
+                        routine: "QuickTrade";
+                        /** @description The trades to place as given */
+                        trades: {
+                            /** @description The account to trade in */
+                            accountId: number;
+                            /** @description The product to buy or sell */
+                            productId: number;
+                            /**
+                             * @description Whether amount is dollars or shares
+                             * @enum {string}
+                             */
+                            tradeType: "Dollars" | "Shares";
+                            /** @description Dollars or shares, as tradeType says */
+                            amount: number;
+                            /**
+                             * @description 1 buy, 2 sell
+                             * @enum {string}
+                             */
+                            side: "1" | "2";
+                        }[];
+                        /** @description Attached to the trade instance */
+                        notes?: string | null;
                     };
                 };
             };
@@ -24825,14 +25234,19 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Batch message with one detail per account error or warning
-         * @description The message a finished batch leaves: a subject and summary, and one detail per account that had an error or a warning, saying what and why.
+         * Batch message with one detail per account error or warning, a page of details at a time
+         * @description The message a batch leaves: a subject and summary, and one detail per account that had an error or a warning (and, for tax-aware batches, each Info), saying what and why. The details are paged: 1000 by default, `$top` up to 10000, `$skip` for the next; X-Total-Count carries how many details the batch has, and a `Link` header names the next page while there is one. A failed batch keeps every message (a batch naming 700,000 unknown accounts has 700,000 details): read them page by page.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 10000 (default 1000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path: {
                     batchProcessingId: number;
@@ -24844,6 +25258,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -24955,13 +25373,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Only this household's line */
                     householdId?: number;
                 };
@@ -25201,17 +25619,19 @@ export interface paths {
         };
         /**
          * Trade instances, newest first
-         * @description The trade instances of your firm, newest first: one per finished batch that produced trades, with its routine, status and trade count. Paged with `$top` and `$skip`.
+         * @description The trade instances of your firm, newest first: one per finished batch that produced trades, with its routine, status and trade count. Paged with `$top` (100 by default, at most 1000) and `$skip`; with `$count=true` the X-Total-Count header carries how many there are, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -25222,6 +25642,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -25423,19 +25847,19 @@ export interface paths {
         };
         /**
          * The trades (open orders) of a trade instance, a page at a time
-         * @description The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (at most 1000) and `$skip`: a page shorter than `$top` is the last, and the instance's `tradeCount` says how many there are (a rebalance of 100,000 accounts writes about a million). `accountId` keeps one account's trades; with `$count=true` the X-Total-Count header carries how many match.
+         * @description The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (100 by default, at most 1000) and `$skip`: X-Total-Count carries how many trades the instance has (a rebalance of 100,000 accounts writes about a million), and while the page leaves trades out a `Link` header names the next page. `accountId` keeps one account's trades; their count comes with `$count=true`.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Only this account's trades */
                     accountId?: number;
                 };
@@ -25450,6 +25874,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -25717,6 +26145,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description The fill; an unknown field is refused rather than ignored */
             requestBody: {
                 content: {
                     /**
@@ -26505,11 +26934,11 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 500 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 500 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: {
                     /** @description The partner's client_id */
@@ -26626,11 +27055,11 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 500 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 500 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description Only notifications with a larger id (for polling) */
                     sinceId?: number;
                 };
@@ -28105,9 +28534,9 @@ export interface paths {
          */
         put: {
             parameters: {
-                query: {
+                query?: {
                     /** @description true: publish the change to the rebalancing application (as trade blocks do); false: store only */
-                    syncToEclipse: boolean;
+                    syncToEclipse?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -29019,23 +29448,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/html page */
+                /** @description An HTML page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
             };
@@ -29075,22 +29503,22 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
             };
@@ -29126,14 +29554,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/html page */
+                /** @description An HTML page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
                 /** @description Default Response */
@@ -29143,13 +29570,13 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
             };
@@ -29179,9 +29606,9 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -29479,14 +29906,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The header row and one example row */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/csv": string;
                     };
                 };
                 /** @description RFC 9457 problem details */
@@ -29552,9 +29978,9 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -29852,14 +30278,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The header row and one example row */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/csv": string;
                     };
                 };
                 /** @description RFC 9457 problem details */
@@ -29925,9 +30350,9 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -30225,14 +30650,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The header row and one example row */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/csv": string;
                     };
                 };
                 /** @description RFC 9457 problem details */
@@ -30724,9 +31148,9 @@ export interface paths {
          */
         delete: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path: {
@@ -31188,9 +31612,9 @@ export interface paths {
          */
         put: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -31471,9 +31895,9 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -31769,9 +32193,9 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -31937,9 +32361,9 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -32429,9 +32853,9 @@ export interface paths {
          */
         put: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path: {
@@ -32612,9 +33036,9 @@ export interface paths {
          */
         put: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path: {
@@ -32797,9 +33221,9 @@ export interface paths {
          */
         put: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;

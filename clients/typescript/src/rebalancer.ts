@@ -1785,11 +1785,11 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Page size; omitted: every match */
                     $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -2617,9 +2617,9 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description true (default): id, securityId, name, symbol and targetInPercent only; false: every field */
-                    aggregateAllocations: boolean;
+                    aggregateAllocations?: boolean;
                 };
                 header?: never;
                 path: {
@@ -3293,13 +3293,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Matches the id, or is contained in the name (case-insensitive) */
                     search?: string;
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -3506,13 +3506,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Matches the id, or is contained in the name (case-insensitive) */
                     search?: string;
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -3898,13 +3898,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Matches the account id, or is contained in the account name, account number or portfolio (registration) name; case-insensitive */
                     search?: string;
                     /** @description Page size; omitted: every match */
                     $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -4065,13 +4065,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Matches the account id, or is contained in the account name, account number or portfolio (registration) name; case-insensitive */
                     search?: string;
                     /** @description Page size; omitted: every match */
                     $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: each item also carries value (positions at the latest price plus custodial cash) */
                     includevalue?: boolean;
                 };
@@ -5144,9 +5144,9 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description `security` or `securityset`: assetId is a model security. `class`, `subClass` and `category` are refused with a 400 (the book has no ids for them) */
-                    assetType: string;
+                    assetType?: string;
                 };
                 header?: never;
                 path: {
@@ -5276,11 +5276,11 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description 16 = Portfolio (registration), 32 = Account */
                     relatedType?: 16 | 32;
                     relatedTypeId?: number;
-                    includeDeleted: boolean;
+                    includeDeleted?: boolean;
                 };
                 header?: never;
                 path?: never;
