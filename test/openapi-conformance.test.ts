@@ -41,10 +41,10 @@ describeEachDatabase('the OpenAPI documents, checked by a validating proxy in fr
   });
 
   /** A request through the document's proxy; its violations are kept for the final check. */
-  const call = async (app: 'api' | 'rebalancer', path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) => {
+  const call = async (app: 'api' | 'rebalancer', path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown; raw?: string } = {}) => {
     const headers: Record<string, string> = { ...init.headers };
     if (init.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${proxies[app].url}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    const response = await fetch(`${proxies[app].url}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? init.raw : JSON.stringify(init.body) });
     const text = await response.text();
     const violations = response.headers.get('sl-violations');
     if (violations) found.push({ request: `${init.method ?? 'GET'} ${path}`, status: response.status, violations: JSON.parse(violations) });
@@ -97,6 +97,12 @@ describeEachDatabase('the OpenAPI documents, checked by a validating proxy in fr
     expect(refused.status).toBe(400);
     // Prism reports the unknown field too; that violation is the point of this request.
     expect(found.pop()).toMatchObject({ request: 'POST /api/v1/Trading/GenerateTrades', status: 400 });
+
+    // A CSV import: its template comes back as text/csv and goes in as text/csv, both as documented.
+    const template = await call('api', '/api/v1/Trading/TradeBlocks/Import/Delete/Template', { headers: asPlatform() });
+    expect(template.headers.get('content-type')).toMatch(/^text\/csv/);
+    const imported = await call('api', '/api/v1/Trading/TradeBlocks/Import/Delete', { method: 'POST', headers: { ...asPlatform(), 'content-type': 'text/csv' }, raw: template.text });
+    expect(imported.status, imported.text).toBeLessThan(500);
 
     const client = await t.db.kysely.selectFrom('registrations').select('client_id').where('id', '=', book.registrationId).executeTakeFirstOrThrow();
     ids = {

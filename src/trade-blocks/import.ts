@@ -138,6 +138,8 @@ function readCsv(template: Template, text: string): Row[] {
   }));
 }
 
+const CsvBody = Type.String({ minLength: 1, description: 'CSV with a header row' });
+
 export const tradeBlockImportRoutes: FastifyPluginAsyncTypebox<ImportServices> = async (app, services) => {
   app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string', bodyLimit: 20 * 1024 * 1024 }, (_request, body, done) => done(null, body));
   const tags = ['Trade blocks (custom import)'];
@@ -152,12 +154,13 @@ export const tradeBlockImportRoutes: FastifyPluginAsyncTypebox<ImportServices> =
           summary: `Import the ${template.name} template (text/csv; columns ${template.columns.join(', ')}); needs ${template.privilege}`,
           description: `Send the CSV as the body with \`Content-Type: text/csv\`: a header row naming the columns ${template.columns.join(', ')}, then one row per trade block. Each row is handled on its own, as the JSON operations do: successfulTradeBlocks and failedTradeBlocks (with the row's problem) come back, 207 when some rows failed. Download the template for an example row.`,
           querystring: SyncQuery,
-          body: Type.String({ minLength: 1, description: 'CSV with a header row' }),
+          // Documented as what it is: a CSV body (text/plain is taken too), not JSON.
+          body: { content: { 'text/csv': { schema: CsvBody }, 'text/plain': { schema: CsvBody } } },
           response: batchResponses([401, 403]),
         },
       },
       async (request, reply) => {
-        const rows = readCsv(template, request.body);
+        const rows = readCsv(template, request.body as string);
         return sendBatch(reply, await template.run(services, principalOf(request), rows, request.query.createSyncEvent));
       },
     );
