@@ -29614,11 +29614,10 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description CSV with a header row */
             requestBody: {
                 content: {
-                    /** @example string */
-                    "application/json": string;
+                    "text/csv": string;
+                    "text/plain": string;
                 };
             };
             responses: {
@@ -29986,11 +29985,10 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description CSV with a header row */
             requestBody: {
                 content: {
-                    /** @example string */
-                    "application/json": string;
+                    "text/csv": string;
+                    "text/plain": string;
                 };
             };
             responses: {
@@ -30358,11 +30356,10 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description CSV with a header row */
             requestBody: {
                 content: {
-                    /** @example string */
-                    "application/json": string;
+                    "text/csv": string;
+                    "text/plain": string;
                 };
             };
             responses: {
