@@ -156,11 +156,15 @@ export const tradeBlockImportRoutes: FastifyPluginAsyncTypebox<ImportServices> =
           querystring: SyncQuery,
           // Documented as what it is: a CSV body (text/plain is taken too), not JSON.
           body: { content: { 'text/csv': { schema: CsvBody }, 'text/plain': { schema: CsvBody } } },
-          response: batchResponses([401, 403]),
+          response: batchResponses([401, 403, 415]),
         },
       },
       async (request, reply) => {
-        const rows = readCsv(template, request.body as string);
+        // A body of another media type (JSON) is not validated by the CSV schemas: refuse it here.
+        if (typeof request.body !== 'string' || request.body.length === 0) {
+          throw Object.assign(new Error(`the body must be CSV text (Content-Type: text/csv), got ${request.headers['content-type'] ?? 'no content type'}`), { statusCode: 415, code: 'unsupported_media_type' });
+        }
+        const rows = readCsv(template, request.body);
         return sendBatch(reply, await template.run(services, principalOf(request), rows, request.query.createSyncEvent));
       },
     );

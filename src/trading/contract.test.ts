@@ -42,6 +42,11 @@ describeEachDatabase('the trading contract: nothing accepted silently, bounded a
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json().errors, JSON.stringify(payload)).toContainEqual(error);
     }
+    for (const payload of ['"S"', 'null', '[]']) {
+      const response = await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', payload, headers: { authorization: session, 'content-type': 'application/json' } });
+      expect(response.statusCode, payload).toBe(400);
+      expect(response.json().errors).toEqual([{ field: 'body', message: 'must be object' }]);
+    }
     expect(await batchCount()).toBe(before);
     // A body without routine is still a rebalance.
     const { routine: _omitted, ...withoutRoutine } = rebalance;

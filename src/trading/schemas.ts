@@ -99,6 +99,8 @@ export type QuickTradeRequest = Static<typeof QuickTradeRequest>;
  * 400 names that branch's fields only, and the OpenAPI document and the typed client see the union.
  */
 export const GenerateTradesBody = Type.Unsafe<RebalanceRequest | QuickTradeRequest>({
+  // Ajv's discriminator lets a non-object through (it reads the tag of whatever it is given).
+  type: 'object',
   oneOf: [RebalanceRequest, QuickTradeRequest],
   discriminator: { propertyName: 'routine' },
   description: 'A rebalance request (routine Rebalance, as TradeDefinition answers it) or quick trades (routine QuickTrade)',
