@@ -29867,6 +29867,15 @@ export interface paths {
                     };
                 };
                 /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -30238,6 +30247,15 @@ export interface paths {
                     };
                 };
                 /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -30601,6 +30619,15 @@ export interface paths {
                 };
                 /** @description RFC 9457 problem details */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
