@@ -28,7 +28,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bench/**', 'scripts/**', 'examples/**', 'src/cli.ts', 'bin/**'],
+    files: ['bench/**', 'scripts/**', 'examples/**', 'clients/typescript/examples/**', 'src/cli.ts', 'bin/**'],
     rules: { 'no-console': 'off' },
   },
   {

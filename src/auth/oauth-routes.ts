@@ -1,4 +1,5 @@
 import cookie from '@fastify/cookie';
+import { HtmlPage } from '../http/media.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -8,7 +9,7 @@ import { sendPage as page } from '../http/html.js';
 import { codePage, consentPage, errorPage, signInPage } from './pages.js';
 
 const FLOW_COOKIE = 'wealth_oauth';
-const Html = Type.String({ description: 'text/html page' });
+const Html = HtmlPage();
 const tags = ['Authentication'];
 
 

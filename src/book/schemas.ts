@@ -58,7 +58,7 @@ export const AccountInput = Type.Object({
   cash: Type.Optional(Dollars),
   isTradingBlocked: Type.Optional(Type.Boolean({ description: 'Legacy account-level trade block' })),
   isActive: Type.Optional(Type.Boolean()),
-  restrictedPlanId: Type.Optional(Nullable(IdSchema(), { description: 'The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none' })),
+  restrictedPlanId: Type.Optional(Nullable(IdSchema(), { description: 'The id of a restricted plan of the rebalancing application (its `GET /v1/restrictedPlans`); null for none' })),
   taxStatus: Type.Optional(
     Nullable(Type.Unsafe<TaxStatus>({ type: 'string', enum: [...TAX_STATUSES] }), {
       description: 'How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type',

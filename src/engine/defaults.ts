@@ -1,15 +1,28 @@
-// What a rebalance does with an option its request leaves out (spec 2.9), declared once: the
-// engine applies these, and the trading definition route shows them to a desk.
+import type { AssetValues, LotSelection, ProductSubstitutionUse, RoundingLogic } from './types.js';
 
-import type { RebalanceOptions } from './types.js';
-
+/**
+ * What a rebalance does with an option left out (spec 2.9): the one list of those defaults. The
+ * engine reads an absent option as this value, the request schema declares it as the field's
+ * `default` (so the OpenAPI says it), and TradeDefinition answers it.
+ */
 export const REBALANCE_DEFAULTS = {
-  exactTrades: false,
   maxTrades: 1000,
-  minTradeAmount: 0,
   minTradePercent: 0,
-  roundingLogic: 'Default',
-  assetValues: 'PendingTransactionsAndOrders',
+  minTradeAmount: 0,
+  exactTrades: false,
+  level: 'Account' as 'Account' | 'Registration',
+  assetValues: 'PendingTransactionsAndOrders' as AssetValues,
+  useProductSubstitution: 'Use' as ProductSubstitutionUse,
   includeCustodialCash: true,
-  useProductSubstitution: 'Use',
-} as const satisfies Required<Omit<RebalanceOptions, 'reason' | 'amount' | 'taxOptions'>>;
+  roundingLogic: 'Default' as RoundingLogic,
+  disableRealTimePrices: false,
+} as const;
+
+/** The tax-aware options left out of a `taxOptions` object (design tax-aware.md). */
+export const TAX_DEFAULTS = {
+  lotSelection: 'MinTax' as LotSelection,
+  avoidWashSales: true,
+  maxShortTermGain: null,
+  maxLongTermGain: null,
+  harvestLosses: null,
+} as const;

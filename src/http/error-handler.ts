@@ -19,6 +19,8 @@ interface AjvIssue {
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
+  /** Set for body errors (Ajv's verbose option). */
+  parentSchema?: unknown;
 }
 
 /**
@@ -29,7 +31,7 @@ interface AjvIssue {
 function fieldOf(part: string, issue: AjvIssue): string {
   let path = part === 'body' ? '' : part;
   const segments = issue.instancePath.split('/').slice(1);
-  const missing = issue.params.missingProperty;
+  const missing = issue.params.missingProperty ?? issue.params.additionalProperty ?? issue.params.tag;
   if (typeof missing === 'string') segments.push(missing);
   for (const segment of segments) {
     path += /^\d+$/.test(segment) ? `[${segment}]` : path === '' ? segment : `.${segment}`;
@@ -39,6 +41,14 @@ function fieldOf(part: string, issue: AjvIssue): string {
 
 function describe(issue: AjvIssue): string {
   if (issue.keyword === 'required') return 'is required';
+  if (issue.keyword === 'additionalProperties') return 'is not a known field';
+  // A union keyed by one field (GenerateTrades' routine): the values its branches take.
+  if (issue.keyword === 'discriminator') {
+    const tag = String(issue.params.tag);
+    const branches = (issue.parentSchema as { oneOf?: { properties?: Record<string, { enum?: unknown[]; const?: unknown }> }[] } | undefined)?.oneOf ?? [];
+    const values = branches.flatMap((b) => b.properties?.[tag]?.enum ?? (b.properties?.[tag]?.const !== undefined ? [b.properties[tag].const] : []));
+    return values.length > 0 ? `must be one of ${values.map(String).join(', ')}` : 'does not name a known kind of request';
+  }
   // A type list (`["integer", "null"]`, http/nullable.ts): Ajv says "must be integer,null".
   if (issue.keyword === 'type') {
     const types = Array.isArray(issue.params.type) ? issue.params.type.map(String) : String(issue.params.type).split(',');
@@ -115,6 +125,11 @@ export function registerErrorHandling(app: FastifyInstance) {
       return send(reply, validationProblem(fastifyError.validationContext ?? 'body', fastifyError.validation));
     }
     const status = fastifyError.statusCode;
+    if (status === 413) {
+      // The limit is the route's own (an import route may take more than the server default).
+      const limit = request.routeOptions.bodyLimit ?? request.server.initialConfig.bodyLimit;
+      return send(reply, problem(413, fastifyError.code ?? 'payload_too_large', `Request body is larger than the limit of ${limit} bytes`));
+    }
     if (status && status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, wrong media type, body too large) carry safe messages.
       return send(reply, problem(status, fastifyError.code ?? 'bad_request', fastifyError.message));

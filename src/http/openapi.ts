@@ -28,6 +28,20 @@ function accessNote(config: RouteOptions['config']): string {
 }
 
 /**
+ * A query or header parameter with a default is optional for the caller: Ajv (useDefaults) puts
+ * the default in before it checks `required`, and the handler reads a value either way. TypeBox
+ * lists every non-Optional property as required, defaults or not, so the document would make a
+ * generated client send `$top`, `$skip`, `$count` and `wait`; the document says what the server
+ * does instead. Path parameters are always required; bodies are left as declared.
+ */
+function optionalWhereDefaulted(schema: unknown): unknown {
+  const object = schema as { properties?: Record<string, { default?: unknown }>; required?: string[] } | undefined;
+  if (!object?.properties || !Array.isArray(object.required)) return schema;
+  const required = object.required.filter((name) => object.properties?.[name]?.default === undefined);
+  return required.length === object.required.length ? schema : { ...object, required };
+}
+
+/**
  * A media type without an example written by its route gets one built from its schema (its
  * `examples`, defaults, enums and formats), so that every request and response in the reference
  * shows a body to start from.
@@ -85,7 +99,12 @@ export async function registerOpenApi(scope: FastifyInstance, app: DocumentedApp
       if (!schema || schema.hide) return { schema, url };
       const own = (schema as { description?: string }).description;
       const description = [own, accessNote(route.config)].filter(Boolean).join('\n\n');
-      return { schema: { ...schema, description }, url };
+      const parts = schema as { querystring?: unknown; headers?: unknown };
+      const parameters = {
+        ...(parts.querystring ? { querystring: optionalWhereDefaulted(parts.querystring) } : {}),
+        ...(parts.headers ? { headers: optionalWhereDefaulted(parts.headers) } : {}),
+      };
+      return { schema: { ...schema, ...parameters, description }, url };
     },
     transformObject: (documents) => ('openapiObject' in documents ? finishDocument(documents.openapiObject as Json) : documents.swaggerObject),
   });

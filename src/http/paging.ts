@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 
 /**
@@ -6,7 +7,7 @@ import { Type } from 'typebox';
  */
 export const MAX_SKIP = 1_000_000_000;
 
-export const Top = (maximum = 1000) => Type.Integer({ minimum: 1, maximum, default: 100, description: `Page size, 1 to ${maximum}` });
+export const Top = (maximum = 1000, page = 100) => Type.Integer({ minimum: 1, maximum, default: page, description: `Page size, 1 to ${maximum} (default ${page})` });
 export const Skip = () => Type.Integer({ minimum: 0, maximum: MAX_SKIP, default: 0, description: 'Records to skip before the page' });
 
 export const PageQuery = Type.Object({ $top: Top(), $skip: Skip() });
@@ -31,3 +32,27 @@ export const WholeListQuery = Type.Object({
 
 /** The response header of a list that always sends its total. */
 export const TOTAL_COUNT_HEADER = { headers: { 'X-Total-Count': { schema: { type: 'integer' }, description: 'Matches before paging' } } };
+
+/** The response headers of a paged list: its total when known, and the next page's address. */
+export const PAGE_HEADERS = {
+  headers: {
+    'X-Total-Count': { schema: { type: 'integer' }, description: 'Matches before paging (when sent)' },
+    Link: { schema: { type: 'string' }, description: 'The next page (`<…$skip=…>; rel="next"`) while there is one' },
+  },
+};
+
+/**
+ * Says what a page leaves out: the total in X-Total-Count when known, and a `Link` to the next
+ * page while the page is full and the total (if known) lies beyond it. The link is relative to
+ * the request (RFC 8288), so no host is taken from the request.
+ */
+export function sendPageHeaders(request: FastifyRequest, reply: FastifyReply, page: { top: number; skip: number; returned: number; total?: number }) {
+  if (page.total !== undefined) reply.header('X-Total-Count', String(page.total));
+  const more = page.returned >= page.top && (page.total === undefined || page.skip + page.returned < page.total);
+  if (!more) return;
+  const [path, query = ''] = request.url.split('?', 2);
+  const params = new URLSearchParams(query);
+  params.set('$skip', String(page.skip + page.returned));
+  params.set('$top', String(page.top));
+  reply.header('Link', `<${path}?${params.toString().replaceAll('%24', '$')}>; rel="next"`);
+}

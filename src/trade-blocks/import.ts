@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CsvFile } from '../http/media.js';
 import { type CsvRow, CsvSyntaxError, parseCsv } from '../shared/csv.js';
 import { Type } from 'typebox';
 import { responses } from '../http/problem.js';
@@ -142,6 +143,8 @@ function readCsv(template: Template, text: string): Row[] {
   }));
 }
 
+const CsvBody = Type.String({ minLength: 1, description: 'CSV with a header row' });
+
 export const tradeBlockImportRoutes: FastifyPluginAsyncTypebox<ImportServices> = async (app, services) => {
   app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string', bodyLimit: 20 * 1024 * 1024 }, (_request, body, done) => done(null, body));
   const tags = ['Trade blocks (custom import)'];
@@ -156,11 +159,16 @@ export const tradeBlockImportRoutes: FastifyPluginAsyncTypebox<ImportServices> =
           summary: `Import the ${template.name} template (text/csv; columns ${template.columns.join(', ')}); needs ${template.privilege}`,
           description: `Send the CSV as the body with \`Content-Type: text/csv\`: a header row naming the columns ${template.columns.join(', ')}, then one row per trade block. Each row is handled on its own, as the JSON operations do: successfulTradeBlocks and failedTradeBlocks (with the row's problem) come back, 207 when some rows failed. Download the template for an example row.`,
           querystring: SyncQuery,
-          body: Type.String({ minLength: 1, description: 'CSV with a header row' }),
-          response: batchResponses([401, 403]),
+          // Documented as what it is: a CSV body (text/plain is taken too), not JSON.
+          body: { content: { 'text/csv': { schema: CsvBody }, 'text/plain': { schema: CsvBody } } },
+          response: batchResponses([401, 403, 415]),
         },
       },
       async (request, reply) => {
+        // A body of another media type (JSON) is not validated by the CSV schemas: refuse it here.
+        if (typeof request.body !== 'string' || request.body.length === 0) {
+          throw Object.assign(new Error(`the body must be CSV text (Content-Type: text/csv), got ${request.headers['content-type'] ?? 'no content type'}`), { statusCode: 415, code: 'unsupported_media_type' });
+        }
         const rows = readCsv(template, request.body);
         return sendBatch(reply, await template.run(services, principalOf(request), rows, request.query.createSyncEvent));
       },
@@ -169,7 +177,7 @@ export const tradeBlockImportRoutes: FastifyPluginAsyncTypebox<ImportServices> =
       `/Trading/TradeBlocks/Import/${path}/Template`,
       {
         config: { privilege: template.privilege },
-        schema: { tags, summary: `The ${template.name} CSV template with an example row`, description: `A CSV file (text/csv) with the header row ${template.columns.join(', ')} and one example row, to fill in and send back to the import.`, response: responses({ 200: Type.String() }, [401, 403]) },
+        schema: { tags, summary: `The ${template.name} CSV template with an example row`, description: `A CSV file (text/csv) with the header row ${template.columns.join(', ')} and one example row, to fill in and send back to the import.`, response: { ...responses({}, [401, 403]), 200: CsvFile(`The header row and one example row`) } },
       },
       async (_request, reply) => {
         reply.type('text/csv');

@@ -310,7 +310,7 @@ export class TradingRepository {
   }
 
   /** Up to `limit` of the batch's messages after `afterId`, by id (a batch of 100,000 accounts may have as many). */
-  messages(firmId: number, batchId: number, afterId: number, limit: number) {
+  messages(firmId: number, batchId: number, afterId: number, limit: number, skip = 0) {
     return this.db
       .selectFrom('batch_messages')
       .select(['id', 'severity', 'message', 'account_id'])
@@ -319,7 +319,18 @@ export class TradingRepository {
       .where('id', '>', afterId)
       .orderBy('id')
       .limit(limit)
+      .offset(skip)
       .execute();
+  }
+
+  async messageCount(firmId: number, batchId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('batch_messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('firm_id', '=', firmId)
+      .where('batch_id', '=', batchId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /** Chunks of running batches not yet done: work an in-process queue resumes after a restart. */
@@ -463,6 +474,11 @@ export class TradingRepository {
 
   instances(firmId: number, top: number, skip: number) {
     return this.instanceRows(firmId).orderBy('i.id', 'desc').limit(top).offset(skip).execute();
+  }
+
+  async instanceCount(firmId: number): Promise<number> {
+    const row = await this.db.selectFrom('trade_instances').select((eb) => eb.fn.countAll<number>().as('n')).where('firm_id', '=', firmId).executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   instance(firmId: number, id: number) {

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { planOf, resolveRequest } from './request.js';
 
-const resolved = (request: Parameters<typeof resolveRequest>[0]) => {
-  const r = resolveRequest(request);
+type Request = Omit<Parameters<typeof resolveRequest>[0], 'routine'>;
+const resolved = (request: Request) => {
+  const r = resolveRequest({ routine: 'Rebalance', ...request });
   if ('problems' in r) throw new Error(JSON.stringify(r.problems));
   return r.stored;
 };
@@ -14,8 +15,8 @@ describe('resolveRequest', () => {
   });
 
   test('a length mismatch, another entity or level for Add/Withdraw, or a repeated key is a 400', () => {
-    const problems = (request: Parameters<typeof resolveRequest>[0]) => {
-      const r = resolveRequest(request);
+    const problems = (request: Request) => {
+      const r = resolveRequest({ routine: 'Rebalance', ...request });
       return 'problems' in r ? r.problems.map((p) => p.field) : [];
     };
     expect(problems({ reason: 'Add', entity: 'Account', keys: [5, 6], amounts: [100] })).toEqual(['amounts']);

@@ -1,4 +1,4 @@
-import type { RebalanceOptions } from '../engine/index.js';
+import { REBALANCE_DEFAULTS, type RebalanceOptions } from '../engine/index.js';
 import type { FieldProblem } from '../shared/errors.js';
 import type { RebalanceRequest } from './schemas.js';
 
@@ -34,7 +34,7 @@ const ENGINE_FIELDS = [
 const isCashFlow = (reason: RebalanceRequest['reason']) => reason === 'Add' || reason === 'Withdraw';
 
 export function resolveRequest(request: RebalanceRequest): { problems: FieldProblem[] } | { stored: StoredRequest } {
-  const level = request.level ?? 'Account';
+  const level = request.level ?? REBALANCE_DEFAULTS.level;
   const problems: FieldProblem[] = [];
   const cashFlow = isCashFlow(request.reason);
   if (cashFlow && request.entity !== 'Account') problems.push({ field: 'entity', message: `${request.reason} accepts only Account` });

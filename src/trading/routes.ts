@@ -2,9 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { sendJsonWithArray } from '../http/json-array-stream.js';
 import { responses } from '../http/problem.js';
-import { CountQuery, PageQuery } from '../http/paging.js';
-import { validateBody } from '../http/validation.js';
-import { DomainError } from '../shared/errors.js';
+import { CountQuery, PAGE_HEADERS, PageQuery, Skip, Top, sendPageHeaders } from '../http/paging.js';
 import { principalOf } from '../auth/hook.js';
 import { Privilege } from '../auth/privileges.js';
 import type { QuickTradeService } from './quick-trades.js';
@@ -17,8 +15,8 @@ import {
   HouseholdTaxSummary,
   QuickTradeCheck,
   QuickTradeChecked,
-  QuickTradeRequest,
-  RebalanceRequest,
+  GenerateTradesBody,
+  RebalanceDefinition,
   TradeInstanceRecord,
   TradeRecord,
 } from './schemas.js';
@@ -34,7 +32,6 @@ const InstanceParams = Type.Object({ tradeInstanceId: IdSchema() });
 
 // Examples in the reference, taken from a rebalance of three demo accounts.
 const AT = '2026-11-24T12:15:59.493Z';
-const REBALANCE_EXAMPLE = { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: [1, 2, 3], level: 'Account' };
 const STATUS_EXAMPLE = {
   id: 1, alClientName: 'Summit Wealth Partners (Demo)', status: 'Complete', message: '', createdBy: 'demo.api', createdDate: AT, parentId: null,
   isDone: true, totalItems: 3, itemsCompleted: 3, errorCount: 0, warningCount: 0, details: null, tradeInstanceId: 1,
@@ -57,7 +54,7 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
         summary: 'A default rebalance request filled from the firm\'s settings',
         description: 'A complete rebalance request with your firm\'s defaults (trade limits, rounding, cash handling). Fill in `keys` with the accounts, registrations or households to rebalance and send it to GenerateTrades.',
         querystring: Type.Object({ routine: Type.String({ pattern: '^[Rr][Ee][Bb][Aa][Ll][Aa][Nn][Cc][Ee]$', description: 'rebalance' }) }),
-        response: responses({ 200: RebalanceRequest }, [401, 403]),
+        response: responses({ 200: RebalanceDefinition }, [401, 403]),
       },
     },
     async (request) => trading.definition(principalOf(request).firmId),
@@ -71,19 +68,23 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
         tags,
         summary: 'Start a rebalance (routine Rebalance) or submit quick trades (routine QuickTrade); answers the batch processing id',
         description: 'Starts a batch and answers its id at once: with routine Rebalance, the rebalancer brings each named account (or every account of the named registrations or households) back to its model; with routine QuickTrade, the listed trades are placed as given. Poll TradeGenerationStatus with the id. With `?wait=true` the call answers when the batch is done (or after REBALANCE_WAIT_SECONDS, with the batch still running).',
-        querystring: Type.Object({ wait: Type.Boolean({ default: false }) }),
-        body: Type.Object({ routine: Type.Optional(Type.String()) }, { description: 'A rebalance request (as TradeDefinition answers it) or a quick-trade submission', examples: [REBALANCE_EXAMPLE] }),
-        response: responses({ 200: Type.Integer({ description: 'batch processing id', examples: [1] }) }, [401, 403]),
+        querystring: Type.Object({
+          wait: Type.Boolean({ default: false, description: 'true: answer when the batch is done (or after REBALANCE_WAIT_SECONDS, with the batch still running)' }),
+        }),
+        body: GenerateTradesBody,
+        response: responses({ 200: Type.Integer({ description: 'batch processing id', examples: [1] }) }, [400, 401, 403]),
+      },
+      // Spec 2.9 lists routine without requiring it: a body that leaves it out stays a rebalance.
+      preValidation: async (request) => {
+        const body = request.body as Record<string, unknown> | null;
+        if (body !== null && typeof body === 'object' && !Array.isArray(body) && body.routine === undefined) body.routine = 'Rebalance';
       },
     },
     async (request) => {
       const principal = principalOf(request);
-      const routine = request.body.routine ?? 'Rebalance';
-      if (routine === 'QuickTrade') return quickTrades.submit(principal, validateBody<QuickTradeRequest>(QuickTradeRequest, request.body));
-      if (routine !== 'Rebalance') {
-        throw new DomainError('validation_failed', `routine: must be Rebalance or QuickTrade, got "${routine}"`, [{ field: 'routine', message: 'must be one of Rebalance, QuickTrade' }]);
-      }
-      return trading.generate(principal, validateBody<RebalanceRequest>(RebalanceRequest, request.body), request.query.wait);
+      const body = request.body;
+      if (body.routine === 'QuickTrade') return quickTrades.submit(principal, body);
+      return trading.generate(principal, body, request.query.wait);
     },
   );
 
@@ -96,10 +97,22 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
 
   app.get(
     '/Trading/TradeGenerationStatus/:batchProcessingId/Message',
-    { config: read, schema: { tags, summary: 'Batch message with one detail per account error or warning',
-        description: 'The message a finished batch leaves: a subject and summary, and one detail per account that had an error or a warning, saying what and why.', params: BatchParams, response: responses({ 200: BatchMessage }, [401, 403, 404]) } },
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Batch message with one detail per account error or warning, a page of details at a time',
+        description:
+          'The message a batch leaves: a subject and summary, and one detail per account that had an error or a warning (and, for tax-aware batches, each Info), saying what and why. The details are paged: 1000 by default, `$top` up to 10000, `$skip` for the next; X-Total-Count carries how many details the batch has, and a `Link` header names the next page while there is one. A failed batch keeps every message (a batch naming 700,000 unknown accounts has 700,000 details): read them page by page.',
+        params: BatchParams,
+        querystring: Type.Object({ $top: Top(10_000, 1000), $skip: Skip() }),
+        response: responses({ 200: { ...BatchMessage, ...PAGE_HEADERS } }, [401, 403, 404]),
+      },
+    },
     async (request, reply) => {
-      const { head, details } = await trading.message(principalOf(request).firmId, request.params.batchProcessingId);
+      const { $top, $skip } = request.query;
+      const { head, details, total } = await trading.message(principalOf(request).firmId, request.params.batchProcessingId, { top: $top, skip: $skip });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: Math.max(0, Math.min($top, total - $skip)), total });
       return sendJsonWithArray(reply, head, 'details', details, MessageDetail);
     },
   );
@@ -124,7 +137,7 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
     async (request, reply) => {
       const { $top, $skip, $count, householdId } = request.query;
       const { items, total } = await trading.taxSummary(principalOf(request).firmId, request.params.batchProcessingId, { top: $top, skip: $skip, householdId, count: $count });
-      if (total !== undefined) reply.header('X-Total-Count', String(total));
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
       return items;
     },
   );
@@ -151,12 +164,17 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
       schema: {
         tags,
         summary: 'Trade instances, newest first',
-        description: 'The trade instances of your firm, newest first: one per finished batch that produced trades, with its routine, status and trade count. Paged with `$top` and `$skip`.',
-        querystring: PageQuery,
-        response: responses({ 200: Type.Array(TradeInstanceRecord, { examples: [[INSTANCE_EXAMPLE]] }) }, [401, 403]),
+        description: 'The trade instances of your firm, newest first: one per finished batch that produced trades, with its routine, status and trade count. Paged with `$top` (100 by default, at most 1000) and `$skip`; with `$count=true` the X-Total-Count header carries how many there are, and a `Link` header names the next page while there is one.',
+        querystring: Type.Object({ ...PageQuery.properties, ...CountQuery.properties }),
+        response: responses({ 200: { ...Type.Array(TradeInstanceRecord, { examples: [[INSTANCE_EXAMPLE]] }), ...PAGE_HEADERS } }, [401, 403]),
       },
     },
-    async (request) => trading.instances(principalOf(request).firmId, request.query.$top, request.query.$skip),
+    async (request, reply) => {
+      const { $top, $skip, $count } = request.query;
+      const { items, total } = await trading.instances(principalOf(request).firmId, { top: $top, skip: $skip, count: $count });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
+      return items;
+    },
   );
 
   app.get(
@@ -174,16 +192,16 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
         tags,
         summary: 'The trades (open orders) of a trade instance, a page at a time',
         description:
-          'The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (at most 1000) and `$skip`: a page shorter than `$top` is the last, and the instance\'s `tradeCount` says how many there are (a rebalance of 100,000 accounts writes about a million). `accountId` keeps one account\'s trades; with `$count=true` the X-Total-Count header carries how many match.',
+          'The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (100 by default, at most 1000) and `$skip`: X-Total-Count carries how many trades the instance has (a rebalance of 100,000 accounts writes about a million), and while the page leaves trades out a `Link` header names the next page. `accountId` keeps one account\'s trades; their count comes with `$count=true`.',
         params: InstanceParams,
         querystring: Type.Object({ ...PageQuery.properties, ...CountQuery.properties, accountId: Type.Optional(IdSchema({ description: "Only this account's trades" })) }),
-        response: responses({ 200: Type.Array(TradeRecord, { examples: [[TRADE_EXAMPLE]] }) }, [401, 403, 404]),
+        response: responses({ 200: { ...Type.Array(TradeRecord, { examples: [[TRADE_EXAMPLE]] }), ...PAGE_HEADERS } }, [401, 403, 404]),
       },
     },
     async (request, reply) => {
       const { $top, $skip, $count, accountId } = request.query;
       const { items, total } = await trading.trades(principalOf(request).firmId, request.params.tradeInstanceId, { top: $top, skip: $skip, accountId, count: $count });
-      if (total !== undefined) reply.header('X-Total-Count', String(total));
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
       return items;
     },
   );

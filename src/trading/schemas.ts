@@ -2,71 +2,108 @@ import { Type, type Static } from 'typebox';
 import { IdSchema } from '../http/ids.js';
 import { literals } from '../http/literals.js';
 import { Nullable } from '../http/nullable.js';
+import { REBALANCE_DEFAULTS, TAX_DEFAULTS } from '../engine/index.js';
 
 
 export const REASONS = ['NeedReview', 'Withdraw', 'Add', 'Withdraw100Pct', 'TaxLossHarvest'] as const;
 export const ENTITIES = ['Account', 'TradeGroup', 'ModelAgg'] as const;
-const Money = Type.Number({ minimum: 0, maximum: 1e13 });
+const Money = (description: string) => Type.Number({ minimum: 0, maximum: 1e13, description });
+const T = TAX_DEFAULTS;
+const D = REBALANCE_DEFAULTS;
 
-/** The tax-aware extension of the request (docs/tax-aware.md); absent, taxes play no part. */
-export const TaxOptions = Type.Object(
+/** Both thresholds of a harvest (design tax-aware.md: both required, 0 allowed). */
+export const HarvestLosses = Type.Object(
   {
-    lotSelection: Type.Optional(literals(['MinTax', 'HIFO', 'FIFO'] as const, 'Which lots a sell relieves first (default MinTax)')),
-    avoidWashSales: Type.Optional(Type.Boolean({ description: 'Keep every account of a household clear of wash sales (default true)' })),
-    maxShortTermGain: Type.Optional(Nullable(Money, { description: 'Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit' })),
-    maxLongTermGain: Type.Optional(Nullable(Money, { description: 'Net long-term gain a household may realize this calendar year; null: no limit' })),
-    harvestLosses: Type.Optional(
-      Nullable(
-        Type.Object(
-          {
-            minLossDollars: Money,
-            minLossPercent: Type.Number({ minimum: 0, maximum: 100 }),
-          },
-          { additionalProperties: false, description: 'Harvest the lots whose loss reaches both thresholds' },
-        ),
-      ),
-    ),
+    minLossDollars: Money('A lot is harvested when its loss is at least this many dollars (0: any loss)'),
+    minLossPercent: Type.Number({ minimum: 0, maximum: 100, description: 'and at least this percent of its cost (0: any loss)' }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'Harvest the lots whose loss reaches both thresholds, buying a replacement that keeps the exposure; null: no harvesting' },
 );
 
-/** Section 2.9: the rebalance request (trade definition). */
-export const RebalanceRequest = Type.Object({
-  routine: Type.Optional(literals(['Rebalance'] as const)),
-  reason: literals(REASONS),
-  entity: literals(ENTITIES),
-  keys: Type.Array(IdSchema(), { minItems: 1, maxItems: 1_000_000 }),
-  amounts: Type.Optional(Nullable(Type.Array(Money, { maxItems: 1_000_000 }))),
-  level: Type.Optional(literals(['Account', 'Registration'] as const)),
-  maxTrades: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000 })),
-  minTradePercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
-  minTradeAmount: Type.Optional(Money),
-  exactTrades: Type.Optional(Type.Boolean()),
-  assetValues: Type.Optional(literals(['PendingTransactionsAndOrders', 'Pending', 'Current', 'UseDefault'] as const)),
-  useProductSubstitution: Type.Optional(literals(['Use', 'Ignore'] as const)),
-  includeCustodialCash: Type.Optional(Type.Boolean()),
-  notes: Type.Optional(Nullable(Type.String({ maxLength: 4000 }))),
-  roundingLogic: Type.Optional(literals(['Default', 'LowestPrice', 'None'] as const)),
-  disableRealTimePrices: Type.Optional(Type.Boolean()),
-  nsccTransactionType: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
-  taxOptions: Type.Optional(Nullable(TaxOptions)),
-});
+/**
+ * The tax-aware extension of the request (docs/tax-aware.md); absent, taxes play no part. Closed
+ * (`additionalProperties: false`): a misspelt option is a 400 naming it, never a run with the default.
+ */
+export const TaxOptions = Type.Object(
+  {
+    lotSelection: Type.Optional(literals(['MinTax', 'HIFO', 'FIFO'] as const, 'Which lots a sell relieves first: MinTax (losses, then the smallest gains, long-term first), HIFO (highest cost), FIFO (oldest)', T.lotSelection)),
+    avoidWashSales: Type.Optional(Type.Boolean({ default: T.avoidWashSales, description: 'Keep every account of a household clear of wash sales' })),
+    maxShortTermGain: Type.Optional(Nullable(Money('Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit'), { default: T.maxShortTermGain })),
+    maxLongTermGain: Type.Optional(Nullable(Money('Net long-term gain a household may realize this calendar year, gains already realized included; null: no limit'), { default: T.maxLongTermGain })),
+    harvestLosses: Type.Optional(Nullable(HarvestLosses, { default: T.harvestLosses })),
+  },
+  { additionalProperties: false, description: 'Tax-aware rebalancing (lots, gains budget, wash sales, harvesting); absent or null: taxes play no part' },
+);
+
+/** Section 2.9: the rebalance request (trade definition); every default is REBALANCE_DEFAULTS'. */
+export const RebalanceRequest = Type.Object(
+  {
+    routine: literals(['Rebalance'] as const, 'Rebalance (a body without routine is a rebalance)'),
+    reason: literals(REASONS, 'NeedReview: back to tolerance; Withdraw: raise `amounts` in cash; Add: spend `amounts`; Withdraw100Pct: sell everything; TaxLossHarvest: harvest losses only (needs taxOptions.harvestLosses)'),
+    entity: literals(ENTITIES, 'What `keys` name: Account ids, TradeGroup ids or ModelAgg (aggregate model) ids; Add and Withdraw take Account only'),
+    keys: Type.Array(IdSchema(), { minItems: 1, maxItems: 1_000_000, description: 'Ids of the entity to rebalance' }),
+    amounts: Type.Optional(Nullable(Type.Array(Money('Dollars'), { maxItems: 1_000_000 }), { description: 'Withdraw and Add: the dollars of each key, amounts[i] for keys[i]; ignored for other reasons' })),
+    level: Type.Optional(literals(['Account', 'Registration'] as const, 'Account, or Registration: every sleeve of the named accounts\' registrations back to tolerance together', D.level)),
+    maxTrades: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: D.maxTrades, description: 'Most trades per account; the rest are dropped with a message' })),
+    minTradePercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, default: D.minTradePercent, description: 'Above 0: a sell of a smaller percent of the position is dropped' })),
+    minTradeAmount: Type.Optional(Type.Number({ minimum: 0, maximum: 1e13, default: D.minTradeAmount, description: 'Trades below this many dollars are dropped' })),
+    exactTrades: Type.Optional(Type.Boolean({ default: D.exactTrades, description: 'true: trade to the exact model targets, ignoring tolerances' })),
+    assetValues: Type.Optional(
+      literals(['PendingTransactionsAndOrders', 'Pending', 'Current', 'UseDefault'] as const, 'What the holdings count: pending transactions and open orders, pending transactions only, completed transactions only, or the firm default', D.assetValues),
+    ),
+    useProductSubstitution: Type.Optional(literals(['Use', 'Ignore'] as const, "Use or Ignore the model's product substitutions", D.useProductSubstitution)),
+    includeCustodialCash: Type.Optional(Type.Boolean({ default: D.includeCustodialCash, description: 'false: custodial cash is ignored' })),
+    notes: Type.Optional(Nullable(Type.String({ maxLength: 4000 }), { description: 'Attached to the trade instance the batch creates' })),
+    roundingLogic: Type.Optional(literals(['Default', 'LowestPrice', 'None'] as const, 'Default (the system decides), LowestPrice (round up the lowest-priced equity first) or None (fractional shares)', D.roundingLogic)),
+    disableRealTimePrices: Type.Optional(Type.Boolean({ default: D.disableRealTimePrices, description: 'true: real-time prices are not used even where the firm enables them' })),
+    nsccTransactionType: Type.Optional(Nullable(Type.String({ maxLength: 50 }), { description: 'Carried as sent' })),
+    taxOptions: Type.Optional(Nullable(TaxOptions)),
+  },
+  { description: 'A rebalance (spec 2.9); TradeDefinition answers one filled with the defaults' },
+);
 export type RebalanceRequest = Static<typeof RebalanceRequest>;
+
+/** TradeDefinition's answer: a rebalance request to complete, its keys still empty. */
+export const RebalanceDefinition = Type.Object(
+  {
+    ...RebalanceRequest.properties,
+    keys: Type.Array(IdSchema(), { maxItems: 0, description: 'Empty: fill in the ids of the entity to rebalance' }),
+    amounts: Type.Array(Money('Dollars'), { maxItems: 0, description: 'Empty: for Add and Withdraw, fill in one amount per key' }),
+  },
+  { description: 'A rebalance request filled with the defaults and the firm\'s settings' },
+);
 
 /** Section 2.11: a trade to submit. */
 export const QuickTrade = Type.Object({
-  accountId: IdSchema(),
-  productId: IdSchema(),
-  tradeType: literals(['Dollars', 'Shares'] as const),
-  amount: Type.Number({ exclusiveMinimum: 0, maximum: 1e13 }),
+  accountId: IdSchema({ description: 'The account to trade in' }),
+  productId: IdSchema({ description: 'The product to buy or sell' }),
+  tradeType: literals(['Dollars', 'Shares'] as const, 'Whether amount is dollars or shares'),
+  amount: Type.Number({ exclusiveMinimum: 0, maximum: 1e13, description: 'Dollars or shares, as tradeType says' }),
   side: literals(['1', '2'] as const, '1 buy, 2 sell'),
 });
-export const QuickTradeRequest = Type.Object({
-  routine: literals(['QuickTrade'] as const),
-  trades: Type.Array(QuickTrade, { minItems: 1, maxItems: 10_000 }),
-  notes: Type.Optional(Nullable(Type.String({ maxLength: 4000 }))),
-});
+export const QuickTradeRequest = Type.Object(
+  {
+    routine: literals(['QuickTrade'] as const, 'QuickTrade'),
+    trades: Type.Array(QuickTrade, { minItems: 1, maxItems: 10_000, description: 'The trades to place as given' }),
+    notes: Type.Optional(Nullable(Type.String({ maxLength: 4000 }), { description: 'Attached to the trade instance' })),
+  },
+  { description: 'Quick trades (spec 2.11), placed as given' },
+);
 export type QuickTradeRequest = Static<typeof QuickTradeRequest>;
+
+/**
+ * The body of GenerateTrades: a rebalance or quick trades, told apart by `routine` (one path
+ * serves both, spec 4.4). A discriminated oneOf: Ajv validates the branch `routine` names, so a
+ * 400 names that branch's fields only, and the OpenAPI document and the typed client see the union.
+ */
+export const GenerateTradesBody = Type.Unsafe<RebalanceRequest | QuickTradeRequest>({
+  // Ajv's discriminator lets a non-object through (it reads the tag of whatever it is given).
+  type: 'object',
+  oneOf: [RebalanceRequest, QuickTradeRequest],
+  discriminator: { propertyName: 'routine' },
+  description: 'A rebalance request (routine Rebalance, as TradeDefinition answers it) or quick trades (routine QuickTrade)',
+  examples: [{ routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: [1, 2, 3], level: 'Account' }],
+});
 
 /** Section 2.11: a validation input item; exactly one of dollars or shares. */
 export const QuickTradeCheck = Type.Object({
@@ -189,7 +226,7 @@ export const ExecuteTrade = Type.Object({
   shares: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e12, description: "Shares filled, at most the trade's" })),
   price: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e9 })),
   tradeDate: Type.Optional(Type.String({ format: 'date', description: 'YYYY-MM-DD, not in the future' })),
-});
+}, { additionalProperties: false, description: 'The fill; an unknown field is refused rather than ignored' });
 
 export const ExecutedTrade = Type.Object({
   tradeId: Type.Integer(),

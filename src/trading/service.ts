@@ -3,6 +3,7 @@ import { DomainError, notFound, validationFailed } from '../shared/errors.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
 import { lotMethodOf, REBALANCE_DEFAULTS } from '../engine/index.js';
 import { mapPages, pagesById } from '../shared/pages.js';
+import { withTotal } from '../db/paging.js';
 import type { Principal } from '../auth/service.js';
 import type { JobQueue } from './queue.js';
 import type { TradingRepository } from './repository.js';
@@ -50,22 +51,14 @@ export class TradingService {
   async definition(firmId: number) {
     const firm = await this.repository.firm(firmId);
     return {
-      reason: 'NeedReview',
-      maxTrades: REBALANCE_DEFAULTS.maxTrades,
-      minTradePercent: REBALANCE_DEFAULTS.minTradePercent,
-      exactTrades: REBALANCE_DEFAULTS.exactTrades,
-      level: 'Account',
-      amounts: [] as number[],
-      entity: 'Account',
+      ...REBALANCE_DEFAULTS,
+      routine: 'Rebalance' as const,
+      reason: 'NeedReview' as const,
+      entity: 'Account' as const,
       keys: [] as number[],
-      routine: 'Rebalance',
+      amounts: [] as number[],
       assetValues: firm.default_asset_values,
-      minTradeAmount: REBALANCE_DEFAULTS.minTradeAmount,
-      useProductSubstitution: REBALANCE_DEFAULTS.useProductSubstitution,
-      includeCustodialCash: REBALANCE_DEFAULTS.includeCustodialCash,
       notes: null,
-      roundingLogic: REBALANCE_DEFAULTS.roundingLogic,
-      disableRealTimePrices: false,
       nsccTransactionType: null,
     };
   }
@@ -200,7 +193,8 @@ export class TradingService {
    * The batch's message, and its details (one per account error or warning, and a tax-aware
    * batch's explanations) a page at a time: a batch of 100,000 accounts may have as many.
    */
-  async message(firmId: number, batchId: number) {
+  /** The batch's message with a page of its details (`top` from `skip`), and how many details it has. */
+  async message(firmId: number, batchId: number, page: { top: number; skip: number }) {
     const batch = await this.batch(firmId, batchId);
     const severity = batch.status === 'Running' ? 'Running' : batch.status === 'Failed' ? 'Failed' : 'Complete';
     const summary =
@@ -217,17 +211,20 @@ export class TradingService {
       message: batch.message ? `${batch.message} ${summary}` : summary,
       details: [] as MessageDetail[],
     };
-    return { head, details: this.messageDetails(firmId, batchId) };
+    const total = await this.repository.messageCount(firmId, batchId);
+    return { head, details: this.messageDetails(firmId, batchId, page), total };
   }
 
-  private messageDetails(firmId: number, batchId: number): AsyncGenerator<MessageDetail[]> {
-    const rows = pagesById((afterId, limit) => this.repository.messages(firmId, batchId, afterId, limit));
+  private messageDetails(firmId: number, batchId: number, page: { top: number; skip: number }): AsyncGenerator<MessageDetail[]> {
+    const rows = pagesById((afterId, limit, skip) => this.repository.messages(firmId, batchId, afterId, limit, skip), page);
     // Info lines are stored only by tax-aware batches, whose explanations they are.
     return mapPages(rows, (page) => page.map((m) => ({ severityCode: SEVERITY_CODE[m.severity] ?? 3, severity: m.severity, message: m.message, entityEnum: 'Account', entityId: m.account_id })));
   }
 
-  async instances(firmId: number, top: number, skip: number) {
-    return (await this.repository.instances(firmId, top, skip)).map(instanceRecord);
+  async instances(firmId: number, page: { top: number; skip: number; count: boolean }) {
+    const rows = await this.repository.instances(firmId, page.top, page.skip);
+    const { total } = await withTotal(rows, page, () => this.repository.instanceCount(firmId));
+    return { items: rows.map(instanceRecord), total };
   }
 
   async instance(firmId: number, id: number) {
@@ -239,8 +236,9 @@ export class TradingService {
   /** A page of the instance's trades in id order; `count` also answers how many there are in all. */
   async trades(firmId: number, id: number, page: { top: number; skip: number; accountId?: number; count: boolean }) {
     const instance = await this.instance(firmId, id);
-    // The instance keeps its own count; only one account's trades need counting.
-    const whole = page.count && page.accountId === undefined;
+    // The instance keeps its own count, so the whole instance's total is always sent; only one
+    // account's trades need counting, on request.
+    const whole = page.accountId === undefined;
     const { rows, total } = await this.repository.tradesPage(firmId, id, { ...page, count: page.count && !whole });
     return { items: rows.map(tradeRecord), total: whole ? instance.tradeCount : total };
   }

@@ -104,16 +104,30 @@ describeEachDatabase('rebalance jobs through the trading API', (database) => {
     expect((await tradesOf(batchId)).length).toBeGreaterThan(0);
   });
 
-  it('/Message of a batch with thousands of account errors lists every one (sent a page of details at a time)', async () => {
+  it('/Message of a batch with thousands of account errors names every one, 1000 details a page, with the total and the next page', async () => {
     const unknown = Array.from({ length: 2500 }, (_, i) => 800_000 + i);
     const batchId = await generate({ reason: 'NeedReview', keys: [await book.account(), ...unknown] });
-    const response = await get(`/api/Trading/TradeGenerationStatus/${batchId}/Message`);
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-    const message = response.json();
-    expect(message).toMatchObject({ entityEnum: 'TradeInstance', severity: 'Failed', subject: 'Trade generation failed' });
-    const named = message.details.filter((d: { severity: string }) => d.severity === 'Error').map((d: { entityId: number }) => d.entityId);
-    expect(named.sort((a: number, b: number) => a - b)).toEqual(unknown);
+    const named: number[] = [];
+    let url: string | undefined = `/api/Trading/TradeGenerationStatus/${batchId}/Message`;
+    const pages: number[] = [];
+    while (url) {
+      const response = await get(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(response.headers['x-total-count']).toBe('2500');
+      const message = response.json();
+      // Spec section 7 rule 3: a failed batch, with its messages.
+      expect(message).toMatchObject({ entityEnum: 'TradeInstance', severity: 'Failed', subject: 'Trade generation failed' });
+      pages.push(message.details.length);
+      named.push(...message.details.filter((d: { severity: string }) => d.severity === 'Error').map((d: { entityId: number }) => d.entityId));
+      url = /^<([^>]+)>; rel="next"$/.exec(String(response.headers.link ?? ''))?.[1];
+    }
+    expect(pages).toEqual([1000, 1000, 500]);
+    expect(named.sort((a, b) => a - b)).toEqual(unknown);
+    const page = await get(`/api/Trading/TradeGenerationStatus/${batchId}/Message?$top=10&$skip=2495`);
+    expect(page.json().details.map((d: { entityId: number }) => d.entityId)).toEqual(unknown.slice(2495));
+    expect(page.headers.link).toBeUndefined();
+    expect((await get(`/api/Trading/TradeGenerationStatus/${batchId}/Message?$top=10001`)).json().errors).toEqual([{ field: 'querystring.$top', message: 'must be <= 10000' }]);
   });
 
   it('rebalances a trade group and a model aggregate by expanding them into their accounts', async () => {
@@ -181,7 +195,7 @@ describeEachDatabase('rebalance jobs through the trading API', (database) => {
     expect((await post('/api/Trading/GenerateTrades', { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: [account] }, await t.session('reader'))).statusCode).toBe(403);
   });
 
-  it("pages an instance's trades in id order, one account's with accountId, counted on request", async () => {
+  it("pages an instance's trades in id order with the instance's total and the next page; one account's with accountId, counted on request", async () => {
     const accounts = [await book.account(), await book.account(), await book.account()];
     const status = (await get(`/api/Trading/TradeGenerationStatus/${await generate({ reason: 'NeedReview', keys: accounts })}`)).json();
     const url = `/api/Trading/TradeInstances/${status.tradeInstanceId}/Trades`;
@@ -194,9 +208,14 @@ describeEachDatabase('rebalance jobs through the trading API', (database) => {
     expect(first.statusCode).toBe(200);
     expect(first.headers['x-total-count']).toBe('6');
     expect(first.json()).toEqual(all.slice(0, 4));
+    // A truncated page says so, $count or not: the total, and where the rest is.
+    const truncated = await get(`${url}?$top=4`);
+    expect(truncated.headers['x-total-count']).toBe('6');
+    expect(truncated.headers.link).toBe(`<${url}?$top=4&$skip=4>; rel="next"`);
     const last = await get(`${url}?$top=4&$skip=4`);
     expect(last.json()).toEqual(all.slice(4));
-    expect(last.headers['x-total-count']).toBeUndefined();
+    expect(last.headers['x-total-count']).toBe('6');
+    expect(last.headers.link).toBeUndefined();
     expect((await get(`${url}?$skip=6&$count=true`)).json()).toEqual([]);
     // Past the end the count is still the instance's.
     expect((await get(`${url}?$top=2&$skip=10&$count=true`)).headers['x-total-count']).toBe('6');

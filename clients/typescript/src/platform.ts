@@ -401,32 +401,31 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/html page */
+                /** @description An HTML page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
             };
@@ -480,41 +479,40 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description text/html page */
+                /** @description An HTML page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
             };
@@ -573,22 +571,22 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
             };
@@ -632,23 +630,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/html page */
+                /** @description An HTML page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
             };
@@ -787,13 +784,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -2802,13 +2799,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -3660,13 +3657,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -4057,7 +4054,7 @@ export interface paths {
                         /** @description Legacy account-level trade block */
                         isTradingBlocked?: boolean;
                         isActive?: boolean;
-                        /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
+                        /** @description The id of a restricted plan of the rebalancing application (its `GET /v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
@@ -4292,7 +4289,7 @@ export interface paths {
                         /** @description Legacy account-level trade block */
                         isTradingBlocked?: boolean;
                         isActive?: boolean;
-                        /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
+                        /** @description The id of a restricted plan of the rebalancing application (its `GET /v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
@@ -4503,7 +4500,7 @@ export interface paths {
                         /** @description Legacy account-level trade block */
                         isTradingBlocked?: boolean;
                         isActive?: boolean;
-                        /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
+                        /** @description The id of a restricted plan of the rebalancing application (its `GET /v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
@@ -4683,13 +4680,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -5660,13 +5657,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -6093,7 +6090,7 @@ export interface paths {
                             /** @description Branch id */
                             branchID: number | null;
                             oldRep_ID: string | null;
-                            /** @description Registration number, unique in the firm */
+                            /** @description Empty: fill in the registration number before creating */
                             number: string;
                             /** Format: date-time */
                             impDate: string | null;
@@ -6119,6 +6116,7 @@ export interface paths {
                             isRAActive: boolean;
                             repRestrict: string | null;
                             custodianPortalId: string | null;
+                            /** @description Empty: fill in the name (usually first and last name) before creating */
                             name: string;
                             salutation: string | null;
                             address1: string | null;
@@ -6147,7 +6145,9 @@ export interface paths {
                              */
                             dob: string | null;
                             webAddress: string | null;
+                            /** @description Empty: fill in the last name before creating */
                             lastName: string;
+                            /** @description Empty: fill in the first name before creating */
                             firstName: string;
                             city: string | null;
                             state: string | null;
@@ -9773,9 +9773,9 @@ export interface paths {
          */
         put: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path: {
@@ -10802,7 +10802,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A rebalance request filled with the defaults and the firm's settings */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -10813,75 +10813,134 @@ export interface paths {
                          *       "routine": "Rebalance",
                          *       "reason": "NeedReview",
                          *       "entity": "Account",
-                         *       "keys": [
-                         *         1
-                         *       ],
-                         *       "amounts": [
-                         *         0
-                         *       ],
+                         *       "keys": [],
+                         *       "amounts": [],
                          *       "level": "Account",
-                         *       "maxTrades": 0,
+                         *       "maxTrades": 1000,
                          *       "minTradePercent": 0,
                          *       "minTradeAmount": 0,
-                         *       "exactTrades": true,
+                         *       "exactTrades": false,
                          *       "assetValues": "PendingTransactionsAndOrders",
                          *       "useProductSubstitution": "Use",
                          *       "includeCustodialCash": true,
                          *       "notes": "string",
                          *       "roundingLogic": "Default",
-                         *       "disableRealTimePrices": true,
+                         *       "disableRealTimePrices": false,
                          *       "nsccTransactionType": "string",
                          *       "taxOptions": {
                          *         "lotSelection": "MinTax",
                          *         "avoidWashSales": true,
-                         *         "maxShortTermGain": 0,
-                         *         "maxLongTermGain": 0,
-                         *         "harvestLosses": {
-                         *           "minLossDollars": 0,
-                         *           "minLossPercent": 0
-                         *         }
+                         *         "maxShortTermGain": null,
+                         *         "maxLongTermGain": null,
+                         *         "harvestLosses": null
                          *       }
                          *     }
                          */
                         "application/json": {
-                            /** @enum {string} */
-                            routine?: "Rebalance";
-                            /** @enum {string} */
+                            /**
+                             * @description Rebalance (a body without routine is a rebalance)
+                             * @enum {string}
+                             */
+                            routine: "Rebalance";
+                            /**
+                             * @description NeedReview: back to tolerance; Withdraw: raise `amounts` in cash; Add: spend `amounts`; Withdraw100Pct: sell everything; TaxLossHarvest: harvest losses only (needs taxOptions.harvestLosses)
+                             * @enum {string}
+                             */
                             reason: "NeedReview" | "Withdraw" | "Add" | "Withdraw100Pct" | "TaxLossHarvest";
-                            /** @enum {string} */
+                            /**
+                             * @description What `keys` name: Account ids, TradeGroup ids or ModelAgg (aggregate model) ids; Add and Withdraw take Account only
+                             * @enum {string}
+                             */
                             entity: "Account" | "TradeGroup" | "ModelAgg";
+                            /** @description Empty: fill in the ids of the entity to rebalance */
                             keys: number[];
-                            amounts?: number[] | null;
-                            /** @enum {string} */
-                            level?: "Account" | "Registration";
-                            maxTrades?: number;
-                            minTradePercent?: number;
-                            minTradeAmount?: number;
-                            exactTrades?: boolean;
-                            /** @enum {string} */
-                            assetValues?: "PendingTransactionsAndOrders" | "Pending" | "Current" | "UseDefault";
-                            /** @enum {string} */
-                            useProductSubstitution?: "Use" | "Ignore";
-                            includeCustodialCash?: boolean;
+                            /** @description Empty: for Add and Withdraw, fill in one amount per key */
+                            amounts: number[];
+                            /**
+                             * @description Account, or Registration: every sleeve of the named accounts' registrations back to tolerance together
+                             * @default Account
+                             * @enum {string}
+                             */
+                            level: "Account" | "Registration";
+                            /**
+                             * @description Most trades per account; the rest are dropped with a message
+                             * @default 1000
+                             */
+                            maxTrades: number;
+                            /**
+                             * @description Above 0: a sell of a smaller percent of the position is dropped
+                             * @default 0
+                             */
+                            minTradePercent: number;
+                            /**
+                             * @description Trades below this many dollars are dropped
+                             * @default 0
+                             */
+                            minTradeAmount: number;
+                            /**
+                             * @description true: trade to the exact model targets, ignoring tolerances
+                             * @default false
+                             */
+                            exactTrades: boolean;
+                            /**
+                             * @description What the holdings count: pending transactions and open orders, pending transactions only, completed transactions only, or the firm default
+                             * @default PendingTransactionsAndOrders
+                             * @enum {string}
+                             */
+                            assetValues: "PendingTransactionsAndOrders" | "Pending" | "Current" | "UseDefault";
+                            /**
+                             * @description Use or Ignore the model's product substitutions
+                             * @default Use
+                             * @enum {string}
+                             */
+                            useProductSubstitution: "Use" | "Ignore";
+                            /**
+                             * @description false: custodial cash is ignored
+                             * @default true
+                             */
+                            includeCustodialCash: boolean;
+                            /** @description Attached to the trade instance the batch creates */
                             notes?: string | null;
-                            /** @enum {string} */
-                            roundingLogic?: "Default" | "LowestPrice" | "None";
-                            disableRealTimePrices?: boolean;
+                            /**
+                             * @description Default (the system decides), LowestPrice (round up the lowest-priced equity first) or None (fractional shares)
+                             * @default Default
+                             * @enum {string}
+                             */
+                            roundingLogic: "Default" | "LowestPrice" | "None";
+                            /**
+                             * @description true: real-time prices are not used even where the firm enables them
+                             * @default false
+                             */
+                            disableRealTimePrices: boolean;
+                            /** @description Carried as sent */
                             nsccTransactionType?: string | null;
                             taxOptions?: {
                                 /**
-                                 * @description Which lots a sell relieves first (default MinTax)
+                                 * @description Which lots a sell relieves first: MinTax (losses, then the smallest gains, long-term first), HIFO (highest cost), FIFO (oldest)
+                                 * @default MinTax
                                  * @enum {string}
                                  */
-                                lotSelection?: "MinTax" | "HIFO" | "FIFO";
-                                /** @description Keep every account of a household clear of wash sales (default true) */
-                                avoidWashSales?: boolean;
-                                /** @description Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit */
-                                maxShortTermGain?: number | null;
-                                /** @description Net long-term gain a household may realize this calendar year; null: no limit */
-                                maxLongTermGain?: number | null;
-                                harvestLosses?: {
+                                lotSelection: "MinTax" | "HIFO" | "FIFO";
+                                /**
+                                 * @description Keep every account of a household clear of wash sales
+                                 * @default true
+                                 */
+                                avoidWashSales: boolean;
+                                /**
+                                 * @description Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                                 * @default null
+                                 */
+                                maxShortTermGain: number | null;
+                                /**
+                                 * @description Net long-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                                 * @default null
+                                 */
+                                maxLongTermGain: number | null;
+                                /** @default null */
+                                harvestLosses: {
+                                    /** @description A lot is harvested when its loss is at least this many dollars (0: any loss) */
                                     minLossDollars: number;
+                                    /** @description and at least this percent of its cost (0: any loss) */
                                     minLossPercent: number;
                                 } | null;
                             } | null;
@@ -10951,14 +11010,15 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
-                    wait: boolean;
+                query?: {
+                    /** @description true: answer when the batch is done (or after REBALANCE_WAIT_SECONDS, with the batch still running) */
+                    wait?: boolean;
                 };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
-            /** @description A rebalance request (as TradeDefinition answers it) or a quick-trade submission */
+            /** @description A rebalance request (routine Rebalance, as TradeDefinition answers it) or quick trades (routine QuickTrade) */
             requestBody: {
                 content: {
                     /**
@@ -10975,7 +11035,140 @@ export interface paths {
                      *     }
                      */
                     "application/json": {
-                        routine?: string;
+                        /**
+                         * @description Rebalance (a body without routine is a rebalance)
+                         * @enum {string}
+                         */
+                        routine: "Rebalance";
+                        /**
+                         * @description NeedReview: back to tolerance; Withdraw: raise `amounts` in cash; Add: spend `amounts`; Withdraw100Pct: sell everything; TaxLossHarvest: harvest losses only (needs taxOptions.harvestLosses)
+                         * @enum {string}
+                         */
+                        reason: "NeedReview" | "Withdraw" | "Add" | "Withdraw100Pct" | "TaxLossHarvest";
+                        /**
+                         * @description What `keys` name: Account ids, TradeGroup ids or ModelAgg (aggregate model) ids; Add and Withdraw take Account only
+                         * @enum {string}
+                         */
+                        entity: "Account" | "TradeGroup" | "ModelAgg";
+                        /** @description Ids of the entity to rebalance */
+                        keys: number[];
+                        /** @description Withdraw and Add: the dollars of each key, amounts[i] for keys[i]; ignored for other reasons */
+                        amounts?: number[] | null;
+                        /**
+                         * @description Account, or Registration: every sleeve of the named accounts' registrations back to tolerance together
+                         * @default Account
+                         * @enum {string}
+                         */
+                        level?: "Account" | "Registration";
+                        /**
+                         * @description Most trades per account; the rest are dropped with a message
+                         * @default 1000
+                         */
+                        maxTrades?: number;
+                        /**
+                         * @description Above 0: a sell of a smaller percent of the position is dropped
+                         * @default 0
+                         */
+                        minTradePercent?: number;
+                        /**
+                         * @description Trades below this many dollars are dropped
+                         * @default 0
+                         */
+                        minTradeAmount?: number;
+                        /**
+                         * @description true: trade to the exact model targets, ignoring tolerances
+                         * @default false
+                         */
+                        exactTrades?: boolean;
+                        /**
+                         * @description What the holdings count: pending transactions and open orders, pending transactions only, completed transactions only, or the firm default
+                         * @default PendingTransactionsAndOrders
+                         * @enum {string}
+                         */
+                        assetValues?: "PendingTransactionsAndOrders" | "Pending" | "Current" | "UseDefault";
+                        /**
+                         * @description Use or Ignore the model's product substitutions
+                         * @default Use
+                         * @enum {string}
+                         */
+                        useProductSubstitution?: "Use" | "Ignore";
+                        /**
+                         * @description false: custodial cash is ignored
+                         * @default true
+                         */
+                        includeCustodialCash?: boolean;
+                        /** @description Attached to the trade instance the batch creates */
+                        notes?: string | null;
+                        /**
+                         * @description Default (the system decides), LowestPrice (round up the lowest-priced equity first) or None (fractional shares)
+                         * @default Default
+                         * @enum {string}
+                         */
+                        roundingLogic?: "Default" | "LowestPrice" | "None";
+                        /**
+                         * @description true: real-time prices are not used even where the firm enables them
+                         * @default false
+                         */
+                        disableRealTimePrices?: boolean;
+                        /** @description Carried as sent */
+                        nsccTransactionType?: string | null;
+                        taxOptions?: {
+                            /**
+                             * @description Which lots a sell relieves first: MinTax (losses, then the smallest gains, long-term first), HIFO (highest cost), FIFO (oldest)
+                             * @default MinTax
+                             * @enum {string}
+                             */
+                            lotSelection?: "MinTax" | "HIFO" | "FIFO";
+                            /**
+                             * @description Keep every account of a household clear of wash sales
+                             * @default true
+                             */
+                            avoidWashSales?: boolean;
+                            /**
+                             * @description Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                             * @default null
+                             */
+                            maxShortTermGain?: number | null;
+                            /**
+                             * @description Net long-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                             * @default null
+                             */
+                            maxLongTermGain?: number | null;
+                            /** @default null */
+                            harvestLosses?: {
+                                /** @description A lot is harvested when its loss is at least this many dollars (0: any loss) */
+                                minLossDollars: number;
+                                /** @description and at least this percent of its cost (0: any loss) */
+                                minLossPercent: number;
+                            } | null;
+                        } | null;
+                    } | {
+                        /**
+                         * @description QuickTrade
+                         * @enum {string}
+                         */
+                        routine: "QuickTrade";
+                        /** @description The trades to place as given */
+                        trades: {
+                            /** @description The account to trade in */
+                            accountId: number;
+                            /** @description The product to buy or sell */
+                            productId: number;
+                            /**
+                             * @description Whether amount is dollars or shares
+                             * @enum {string}
+                             */
+                            tradeType: "Dollars" | "Shares";
+                            /** @description Dollars or shares, as tradeType says */
+                            amount: number;
+                            /**
+                             * @description 1 buy, 2 sell
+                             * @enum {string}
+                             */
+                            side: "1" | "2";
+                        }[];
+                        /** @description Attached to the trade instance */
+                        notes?: string | null;
                     };
                 };
             };
@@ -11164,14 +11357,19 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Batch message with one detail per account error or warning
-         * @description The message a finished batch leaves: a subject and summary, and one detail per account that had an error or a warning, saying what and why.
+         * Batch message with one detail per account error or warning, a page of details at a time
+         * @description The message a batch leaves: a subject and summary, and one detail per account that had an error or a warning (and, for tax-aware batches, each Info), saying what and why. The details are paged: 1000 by default, `$top` up to 10000, `$skip` for the next; X-Total-Count carries how many details the batch has, and a `Link` header names the next page while there is one. A failed batch keeps every message (a batch naming 700,000 unknown accounts has 700,000 details): read them page by page.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 10000 (default 1000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path: {
                     batchProcessingId: number;
@@ -11183,6 +11381,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -11294,13 +11496,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Only this household's line */
                     householdId?: number;
                 };
@@ -11540,17 +11742,19 @@ export interface paths {
         };
         /**
          * Trade instances, newest first
-         * @description The trade instances of your firm, newest first: one per finished batch that produced trades, with its routine, status and trade count. Paged with `$top` and `$skip`.
+         * @description The trade instances of your firm, newest first: one per finished batch that produced trades, with its routine, status and trade count. Paged with `$top` (100 by default, at most 1000) and `$skip`; with `$count=true` the X-Total-Count header carries how many there are, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -11561,6 +11765,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -11762,19 +11970,19 @@ export interface paths {
         };
         /**
          * The trades (open orders) of a trade instance, a page at a time
-         * @description The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (at most 1000) and `$skip`: a page shorter than `$top` is the last, and the instance's `tradeCount` says how many there are (a rebalance of 100,000 accounts writes about a million). `accountId` keeps one account's trades; with `$count=true` the X-Total-Count header carries how many match.
+         * @description The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (100 by default, at most 1000) and `$skip`: X-Total-Count carries how many trades the instance has (a rebalance of 100,000 accounts writes about a million), and while the page leaves trades out a `Link` header names the next page. `accountId` keeps one account's trades; their count comes with `$count=true`.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Only this account's trades */
                     accountId?: number;
                 };
@@ -11789,6 +11997,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -12056,6 +12268,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description The fill; an unknown field is refused rather than ignored */
             requestBody: {
                 content: {
                     /**
@@ -12844,11 +13057,11 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 500 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 500 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: {
                     /** @description The partner's client_id */
@@ -12965,11 +13178,11 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 500 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 500 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description Only notifications with a larger id (for polling) */
                     sinceId?: number;
                 };
@@ -14444,9 +14657,9 @@ export interface paths {
          */
         put: {
             parameters: {
-                query: {
+                query?: {
                     /** @description true: publish the change to the rebalancing application (as trade blocks do); false: store only */
-                    syncToEclipse: boolean;
+                    syncToEclipse?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -14733,13 +14946,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -16748,13 +16961,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -17606,13 +17819,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -18003,7 +18216,7 @@ export interface paths {
                         /** @description Legacy account-level trade block */
                         isTradingBlocked?: boolean;
                         isActive?: boolean;
-                        /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
+                        /** @description The id of a restricted plan of the rebalancing application (its `GET /v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
@@ -18238,7 +18451,7 @@ export interface paths {
                         /** @description Legacy account-level trade block */
                         isTradingBlocked?: boolean;
                         isActive?: boolean;
-                        /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
+                        /** @description The id of a restricted plan of the rebalancing application (its `GET /v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
@@ -18449,7 +18662,7 @@ export interface paths {
                         /** @description Legacy account-level trade block */
                         isTradingBlocked?: boolean;
                         isActive?: boolean;
-                        /** @description The id of a restricted plan of the rebalancing application (`GET {rebalancer_base_url}/v1/restrictedPlans`); null for none */
+                        /** @description The id of a restricted plan of the rebalancing application (its `GET /v1/restrictedPlans`); null for none */
                         restrictedPlanId?: number | null;
                         /** @description How gains are taxed in tax-aware rebalancing: Taxable, TaxDeferred or TaxExempt; null (the default) takes it from the registration type */
                         taxStatus?: ("Taxable" | "TaxDeferred" | "TaxExempt") | null;
@@ -18629,13 +18842,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -19606,13 +19819,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Comma-separated parts to add to each record; `userDefinedFields` adds the record's custom-field values */
                     expand?: string;
                 };
@@ -20039,7 +20252,7 @@ export interface paths {
                             /** @description Branch id */
                             branchID: number | null;
                             oldRep_ID: string | null;
-                            /** @description Registration number, unique in the firm */
+                            /** @description Empty: fill in the registration number before creating */
                             number: string;
                             /** Format: date-time */
                             impDate: string | null;
@@ -20065,6 +20278,7 @@ export interface paths {
                             isRAActive: boolean;
                             repRestrict: string | null;
                             custodianPortalId: string | null;
+                            /** @description Empty: fill in the name (usually first and last name) before creating */
                             name: string;
                             salutation: string | null;
                             address1: string | null;
@@ -20093,7 +20307,9 @@ export interface paths {
                              */
                             dob: string | null;
                             webAddress: string | null;
+                            /** @description Empty: fill in the last name before creating */
                             lastName: string;
+                            /** @description Empty: fill in the first name before creating */
                             firstName: string;
                             city: string | null;
                             state: string | null;
@@ -24578,7 +24794,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description A rebalance request filled with the defaults and the firm's settings */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -24589,75 +24805,134 @@ export interface paths {
                          *       "routine": "Rebalance",
                          *       "reason": "NeedReview",
                          *       "entity": "Account",
-                         *       "keys": [
-                         *         1
-                         *       ],
-                         *       "amounts": [
-                         *         0
-                         *       ],
+                         *       "keys": [],
+                         *       "amounts": [],
                          *       "level": "Account",
-                         *       "maxTrades": 0,
+                         *       "maxTrades": 1000,
                          *       "minTradePercent": 0,
                          *       "minTradeAmount": 0,
-                         *       "exactTrades": true,
+                         *       "exactTrades": false,
                          *       "assetValues": "PendingTransactionsAndOrders",
                          *       "useProductSubstitution": "Use",
                          *       "includeCustodialCash": true,
                          *       "notes": "string",
                          *       "roundingLogic": "Default",
-                         *       "disableRealTimePrices": true,
+                         *       "disableRealTimePrices": false,
                          *       "nsccTransactionType": "string",
                          *       "taxOptions": {
                          *         "lotSelection": "MinTax",
                          *         "avoidWashSales": true,
-                         *         "maxShortTermGain": 0,
-                         *         "maxLongTermGain": 0,
-                         *         "harvestLosses": {
-                         *           "minLossDollars": 0,
-                         *           "minLossPercent": 0
-                         *         }
+                         *         "maxShortTermGain": null,
+                         *         "maxLongTermGain": null,
+                         *         "harvestLosses": null
                          *       }
                          *     }
                          */
                         "application/json": {
-                            /** @enum {string} */
-                            routine?: "Rebalance";
-                            /** @enum {string} */
+                            /**
+                             * @description Rebalance (a body without routine is a rebalance)
+                             * @enum {string}
+                             */
+                            routine: "Rebalance";
+                            /**
+                             * @description NeedReview: back to tolerance; Withdraw: raise `amounts` in cash; Add: spend `amounts`; Withdraw100Pct: sell everything; TaxLossHarvest: harvest losses only (needs taxOptions.harvestLosses)
+                             * @enum {string}
+                             */
                             reason: "NeedReview" | "Withdraw" | "Add" | "Withdraw100Pct" | "TaxLossHarvest";
-                            /** @enum {string} */
+                            /**
+                             * @description What `keys` name: Account ids, TradeGroup ids or ModelAgg (aggregate model) ids; Add and Withdraw take Account only
+                             * @enum {string}
+                             */
                             entity: "Account" | "TradeGroup" | "ModelAgg";
+                            /** @description Empty: fill in the ids of the entity to rebalance */
                             keys: number[];
-                            amounts?: number[] | null;
-                            /** @enum {string} */
-                            level?: "Account" | "Registration";
-                            maxTrades?: number;
-                            minTradePercent?: number;
-                            minTradeAmount?: number;
-                            exactTrades?: boolean;
-                            /** @enum {string} */
-                            assetValues?: "PendingTransactionsAndOrders" | "Pending" | "Current" | "UseDefault";
-                            /** @enum {string} */
-                            useProductSubstitution?: "Use" | "Ignore";
-                            includeCustodialCash?: boolean;
+                            /** @description Empty: for Add and Withdraw, fill in one amount per key */
+                            amounts: number[];
+                            /**
+                             * @description Account, or Registration: every sleeve of the named accounts' registrations back to tolerance together
+                             * @default Account
+                             * @enum {string}
+                             */
+                            level: "Account" | "Registration";
+                            /**
+                             * @description Most trades per account; the rest are dropped with a message
+                             * @default 1000
+                             */
+                            maxTrades: number;
+                            /**
+                             * @description Above 0: a sell of a smaller percent of the position is dropped
+                             * @default 0
+                             */
+                            minTradePercent: number;
+                            /**
+                             * @description Trades below this many dollars are dropped
+                             * @default 0
+                             */
+                            minTradeAmount: number;
+                            /**
+                             * @description true: trade to the exact model targets, ignoring tolerances
+                             * @default false
+                             */
+                            exactTrades: boolean;
+                            /**
+                             * @description What the holdings count: pending transactions and open orders, pending transactions only, completed transactions only, or the firm default
+                             * @default PendingTransactionsAndOrders
+                             * @enum {string}
+                             */
+                            assetValues: "PendingTransactionsAndOrders" | "Pending" | "Current" | "UseDefault";
+                            /**
+                             * @description Use or Ignore the model's product substitutions
+                             * @default Use
+                             * @enum {string}
+                             */
+                            useProductSubstitution: "Use" | "Ignore";
+                            /**
+                             * @description false: custodial cash is ignored
+                             * @default true
+                             */
+                            includeCustodialCash: boolean;
+                            /** @description Attached to the trade instance the batch creates */
                             notes?: string | null;
-                            /** @enum {string} */
-                            roundingLogic?: "Default" | "LowestPrice" | "None";
-                            disableRealTimePrices?: boolean;
+                            /**
+                             * @description Default (the system decides), LowestPrice (round up the lowest-priced equity first) or None (fractional shares)
+                             * @default Default
+                             * @enum {string}
+                             */
+                            roundingLogic: "Default" | "LowestPrice" | "None";
+                            /**
+                             * @description true: real-time prices are not used even where the firm enables them
+                             * @default false
+                             */
+                            disableRealTimePrices: boolean;
+                            /** @description Carried as sent */
                             nsccTransactionType?: string | null;
                             taxOptions?: {
                                 /**
-                                 * @description Which lots a sell relieves first (default MinTax)
+                                 * @description Which lots a sell relieves first: MinTax (losses, then the smallest gains, long-term first), HIFO (highest cost), FIFO (oldest)
+                                 * @default MinTax
                                  * @enum {string}
                                  */
-                                lotSelection?: "MinTax" | "HIFO" | "FIFO";
-                                /** @description Keep every account of a household clear of wash sales (default true) */
-                                avoidWashSales?: boolean;
-                                /** @description Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit */
-                                maxShortTermGain?: number | null;
-                                /** @description Net long-term gain a household may realize this calendar year; null: no limit */
-                                maxLongTermGain?: number | null;
-                                harvestLosses?: {
+                                lotSelection: "MinTax" | "HIFO" | "FIFO";
+                                /**
+                                 * @description Keep every account of a household clear of wash sales
+                                 * @default true
+                                 */
+                                avoidWashSales: boolean;
+                                /**
+                                 * @description Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                                 * @default null
+                                 */
+                                maxShortTermGain: number | null;
+                                /**
+                                 * @description Net long-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                                 * @default null
+                                 */
+                                maxLongTermGain: number | null;
+                                /** @default null */
+                                harvestLosses: {
+                                    /** @description A lot is harvested when its loss is at least this many dollars (0: any loss) */
                                     minLossDollars: number;
+                                    /** @description and at least this percent of its cost (0: any loss) */
                                     minLossPercent: number;
                                 } | null;
                             } | null;
@@ -24727,14 +25002,15 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
-                    wait: boolean;
+                query?: {
+                    /** @description true: answer when the batch is done (or after REBALANCE_WAIT_SECONDS, with the batch still running) */
+                    wait?: boolean;
                 };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
-            /** @description A rebalance request (as TradeDefinition answers it) or a quick-trade submission */
+            /** @description A rebalance request (routine Rebalance, as TradeDefinition answers it) or quick trades (routine QuickTrade) */
             requestBody: {
                 content: {
                     /**
@@ -24751,7 +25027,140 @@ export interface paths {
                      *     }
                      */
                     "application/json": {
-                        routine?: string;
+                        /**
+                         * @description Rebalance (a body without routine is a rebalance)
+                         * @enum {string}
+                         */
+                        routine: "Rebalance";
+                        /**
+                         * @description NeedReview: back to tolerance; Withdraw: raise `amounts` in cash; Add: spend `amounts`; Withdraw100Pct: sell everything; TaxLossHarvest: harvest losses only (needs taxOptions.harvestLosses)
+                         * @enum {string}
+                         */
+                        reason: "NeedReview" | "Withdraw" | "Add" | "Withdraw100Pct" | "TaxLossHarvest";
+                        /**
+                         * @description What `keys` name: Account ids, TradeGroup ids or ModelAgg (aggregate model) ids; Add and Withdraw take Account only
+                         * @enum {string}
+                         */
+                        entity: "Account" | "TradeGroup" | "ModelAgg";
+                        /** @description Ids of the entity to rebalance */
+                        keys: number[];
+                        /** @description Withdraw and Add: the dollars of each key, amounts[i] for keys[i]; ignored for other reasons */
+                        amounts?: number[] | null;
+                        /**
+                         * @description Account, or Registration: every sleeve of the named accounts' registrations back to tolerance together
+                         * @default Account
+                         * @enum {string}
+                         */
+                        level?: "Account" | "Registration";
+                        /**
+                         * @description Most trades per account; the rest are dropped with a message
+                         * @default 1000
+                         */
+                        maxTrades?: number;
+                        /**
+                         * @description Above 0: a sell of a smaller percent of the position is dropped
+                         * @default 0
+                         */
+                        minTradePercent?: number;
+                        /**
+                         * @description Trades below this many dollars are dropped
+                         * @default 0
+                         */
+                        minTradeAmount?: number;
+                        /**
+                         * @description true: trade to the exact model targets, ignoring tolerances
+                         * @default false
+                         */
+                        exactTrades?: boolean;
+                        /**
+                         * @description What the holdings count: pending transactions and open orders, pending transactions only, completed transactions only, or the firm default
+                         * @default PendingTransactionsAndOrders
+                         * @enum {string}
+                         */
+                        assetValues?: "PendingTransactionsAndOrders" | "Pending" | "Current" | "UseDefault";
+                        /**
+                         * @description Use or Ignore the model's product substitutions
+                         * @default Use
+                         * @enum {string}
+                         */
+                        useProductSubstitution?: "Use" | "Ignore";
+                        /**
+                         * @description false: custodial cash is ignored
+                         * @default true
+                         */
+                        includeCustodialCash?: boolean;
+                        /** @description Attached to the trade instance the batch creates */
+                        notes?: string | null;
+                        /**
+                         * @description Default (the system decides), LowestPrice (round up the lowest-priced equity first) or None (fractional shares)
+                         * @default Default
+                         * @enum {string}
+                         */
+                        roundingLogic?: "Default" | "LowestPrice" | "None";
+                        /**
+                         * @description true: real-time prices are not used even where the firm enables them
+                         * @default false
+                         */
+                        disableRealTimePrices?: boolean;
+                        /** @description Carried as sent */
+                        nsccTransactionType?: string | null;
+                        taxOptions?: {
+                            /**
+                             * @description Which lots a sell relieves first: MinTax (losses, then the smallest gains, long-term first), HIFO (highest cost), FIFO (oldest)
+                             * @default MinTax
+                             * @enum {string}
+                             */
+                            lotSelection?: "MinTax" | "HIFO" | "FIFO";
+                            /**
+                             * @description Keep every account of a household clear of wash sales
+                             * @default true
+                             */
+                            avoidWashSales?: boolean;
+                            /**
+                             * @description Net short-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                             * @default null
+                             */
+                            maxShortTermGain?: number | null;
+                            /**
+                             * @description Net long-term gain a household may realize this calendar year, gains already realized included; null: no limit
+                             * @default null
+                             */
+                            maxLongTermGain?: number | null;
+                            /** @default null */
+                            harvestLosses?: {
+                                /** @description A lot is harvested when its loss is at least this many dollars (0: any loss) */
+                                minLossDollars: number;
+                                /** @description and at least this percent of its cost (0: any loss) */
+                                minLossPercent: number;
+                            } | null;
+                        } | null;
+                    } | {
+                        /**
+                         * @description QuickTrade
+                         * @enum {string}
+                         */
+                        routine: "QuickTrade";
+                        /** @description The trades to place as given */
+                        trades: {
+                            /** @description The account to trade in */
+                            accountId: number;
+                            /** @description The product to buy or sell */
+                            productId: number;
+                            /**
+                             * @description Whether amount is dollars or shares
+                             * @enum {string}
+                             */
+                            tradeType: "Dollars" | "Shares";
+                            /** @description Dollars or shares, as tradeType says */
+                            amount: number;
+                            /**
+                             * @description 1 buy, 2 sell
+                             * @enum {string}
+                             */
+                            side: "1" | "2";
+                        }[];
+                        /** @description Attached to the trade instance */
+                        notes?: string | null;
                     };
                 };
             };
@@ -24940,14 +25349,19 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Batch message with one detail per account error or warning
-         * @description The message a finished batch leaves: a subject and summary, and one detail per account that had an error or a warning, saying what and why.
+         * Batch message with one detail per account error or warning, a page of details at a time
+         * @description The message a batch leaves: a subject and summary, and one detail per account that had an error or a warning (and, for tax-aware batches, each Info), saying what and why. The details are paged: 1000 by default, `$top` up to 10000, `$skip` for the next; X-Total-Count carries how many details the batch has, and a `Link` header names the next page while there is one. A failed batch keeps every message (a batch naming 700,000 unknown accounts has 700,000 details): read them page by page.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 10000 (default 1000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path: {
                     batchProcessingId: number;
@@ -24959,6 +25373,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -25070,13 +25488,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Only this household's line */
                     householdId?: number;
                 };
@@ -25316,17 +25734,19 @@ export interface paths {
         };
         /**
          * Trade instances, newest first
-         * @description The trade instances of your firm, newest first: one per finished batch that produced trades, with its routine, status and trade count. Paged with `$top` and `$skip`.
+         * @description The trade instances of your firm, newest first: one per finished batch that produced trades, with its routine, status and trade count. Paged with `$top` (100 by default, at most 1000) and `$skip`; with `$count=true` the X-Total-Count header carries how many there are, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -25337,6 +25757,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -25538,19 +25962,19 @@ export interface paths {
         };
         /**
          * The trades (open orders) of a trade instance, a page at a time
-         * @description The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (at most 1000) and `$skip`: a page shorter than `$top` is the last, and the instance's `tradeCount` says how many there are (a rebalance of 100,000 accounts writes about a million). `accountId` keeps one account's trades; with `$count=true` the X-Total-Count header carries how many match.
+         * @description The trades a rebalance or quick-trade batch produced: account, product, buy or sell, shares or amount, price and the reason the rebalancer gives for each. In id order, paged with `$top` (100 by default, at most 1000) and `$skip`: X-Total-Count carries how many trades the instance has (a rebalance of 100,000 accounts writes about a million), and while the page leaves trades out a `Link` header names the next page. `accountId` keeps one account's trades; their count comes with `$count=true`.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: send the total number of records in the X-Total-Count header */
-                    $count: boolean;
+                    $count?: boolean;
                     /** @description Only this account's trades */
                     accountId?: number;
                 };
@@ -25565,6 +25989,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -25832,6 +26260,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description The fill; an unknown field is refused rather than ignored */
             requestBody: {
                 content: {
                     /**
@@ -26620,11 +27049,11 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 500 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 500 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: {
                     /** @description The partner's client_id */
@@ -26741,11 +27170,11 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 500 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 500 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description Only notifications with a larger id (for polling) */
                     sinceId?: number;
                 };
@@ -28220,9 +28649,9 @@ export interface paths {
          */
         put: {
             parameters: {
-                query: {
+                query?: {
                     /** @description true: publish the change to the rebalancing application (as trade blocks do); false: store only */
-                    syncToEclipse: boolean;
+                    syncToEclipse?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -29134,23 +29563,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/html page */
+                /** @description An HTML page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
             };
@@ -29190,22 +29618,22 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
             };
@@ -29241,14 +29669,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/html page */
+                /** @description An HTML page */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
                 /** @description Default Response */
@@ -29258,13 +29685,13 @@ export interface paths {
                     };
                     content?: never;
                 };
-                /** @description text/html page */
+                /** @description An HTML page */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "text/html": string;
                     };
                 };
             };
@@ -29294,19 +29721,18 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
-            /** @description CSV with a header row */
             requestBody: {
                 content: {
-                    /** @example string */
-                    "application/json": string;
+                    "text/csv": string;
+                    "text/plain": string;
                 };
             };
             responses: {
@@ -29556,6 +29982,15 @@ export interface paths {
                     };
                 };
                 /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -29594,14 +30029,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The header row and one example row */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/csv": string;
                     };
                 };
                 /** @description RFC 9457 problem details */
@@ -29667,19 +30101,18 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
-            /** @description CSV with a header row */
             requestBody: {
                 content: {
-                    /** @example string */
-                    "application/json": string;
+                    "text/csv": string;
+                    "text/plain": string;
                 };
             };
             responses: {
@@ -29929,6 +30362,15 @@ export interface paths {
                     };
                 };
                 /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -29967,14 +30409,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The header row and one example row */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/csv": string;
                     };
                 };
                 /** @description RFC 9457 problem details */
@@ -30040,19 +30481,18 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;
                 cookie?: never;
             };
-            /** @description CSV with a header row */
             requestBody: {
                 content: {
-                    /** @example string */
-                    "application/json": string;
+                    "text/csv": string;
+                    "text/plain": string;
                 };
             };
             responses: {
@@ -30302,6 +30742,15 @@ export interface paths {
                     };
                 };
                 /** @description RFC 9457 problem details */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
                 500: {
                     headers: {
                         [name: string]: unknown;
@@ -30340,14 +30789,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description The header row and one example row */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        /** @example string */
-                        "application/json": string;
+                        "text/csv": string;
                     };
                 };
                 /** @description RFC 9457 problem details */
@@ -30839,9 +31287,9 @@ export interface paths {
          */
         delete: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path: {
@@ -31303,9 +31751,9 @@ export interface paths {
          */
         put: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -31586,9 +32034,9 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -31884,9 +32332,9 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -32052,9 +32500,9 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -32544,9 +32992,9 @@ export interface paths {
          */
         put: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path: {
@@ -32730,9 +33178,9 @@ export interface paths {
          */
         put: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path: {
@@ -32919,9 +33367,9 @@ export interface paths {
          */
         put: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Publish sync events to the rebalancing application */
-                    createSyncEvent: boolean;
+                    createSyncEvent?: boolean;
                 };
                 header?: never;
                 path?: never;

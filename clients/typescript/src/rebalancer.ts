@@ -1790,11 +1790,11 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Page size; omitted: every match */
                     $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -2622,9 +2622,9 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description true (default): id, securityId, name, symbol and targetInPercent only; false: every field */
-                    aggregateAllocations: boolean;
+                    aggregateAllocations?: boolean;
                 };
                 header?: never;
                 path: {
@@ -3395,13 +3395,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Matches the id, or is contained in the name (case-insensitive) */
                     search?: string;
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -3608,13 +3608,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Matches the id, or is contained in the name (case-insensitive) */
                     search?: string;
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -4000,13 +4000,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Matches the account id, or is contained in the account name, account number or portfolio (registration) name; case-insensitive */
                     search?: string;
                     /** @description Page size; omitted: every match */
                     $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -4167,13 +4167,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Matches the account id, or is contained in the account name, account number or portfolio (registration) name; case-insensitive */
                     search?: string;
                     /** @description Page size; omitted: every match */
                     $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                     /** @description true: each item also carries value (positions at the latest price plus custodial cash) */
                     includevalue?: boolean;
                 };
@@ -5246,9 +5246,9 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description `security` or `securityset`: assetId is a model security. `class`, `subClass` and `category` are refused with a 400 (the book has no ids for them) */
-                    assetType: string;
+                    assetType?: string;
                 };
                 header?: never;
                 path: {
@@ -5808,11 +5808,11 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description 16 = Portfolio (registration), 32 = Account */
                     relatedType?: 16 | 32;
                     relatedTypeId?: number;
-                    includeDeleted: boolean;
+                    includeDeleted?: boolean;
                 };
                 header?: never;
                 path?: never;

@@ -139,8 +139,14 @@ export const RepresentativeRecord = Type.Object({
 });
 
 /** GET …/Verbose/New: every field, `id` 0, no audit yet, no broker/dealer chosen. */
+// The fields a create requires start empty in the template: it is a form to fill in, not a record.
+const toFill = (field: string) => Type.String({ maxLength: 0, description: `Empty: fill in ${field} before creating` });
 export const RepresentativeTemplate = Type.Object({
   ...RepresentativeRecord.properties,
+  firstName: toFill('the first name'),
+  lastName: toFill('the last name'),
+  name: toFill('the name (usually first and last name)'),
+  number: toFill('the registration number'),
   id: Type.Literal(0),
   brokerDealerId: Type.Null(),
   createdDate: Type.Null(),

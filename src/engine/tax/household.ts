@@ -5,6 +5,7 @@
 // sale stands, the buy moves). The barred set only grows, so this ends.
 
 import { runAccount } from '../account.js';
+import { TAX_DEFAULTS } from '../defaults.js';
 import { roundCents } from '../money.js';
 import type { AccountResult, AccountSnapshot, HouseholdResult, HouseholdSnapshot, Product, RebalanceOptions, TaxOptions } from '../types.js';
 import { daysBefore } from './lots.js';
@@ -73,7 +74,7 @@ function planPass(
   recentBuys: ReadonlySet<string>,
   barredSales: ReadonlyMap<string, LossSale>,
 ): Pass {
-  const avoid = tax.avoidWashSales ?? true;
+  const avoid = tax.avoidWashSales ?? TAX_DEFAULTS.avoidWashSales;
   let budgetShort = limit(tax.maxShortTermGain, hh.realizedShortTermGain);
   let budgetLong = limit(tax.maxLongTermGain, hh.realizedLongTermGain);
   const lossSold = new Set<string>();
@@ -119,7 +120,7 @@ function planPass(
 
 export function rebalanceHousehold(hh: HouseholdSnapshot, optionsFor: (accountId: number) => RebalanceOptions, tax: TaxOptions): HouseholdResult {
   const accounts = [...hh.accounts].sort((a, b) => a.accountId - b.accountId);
-  const avoid = tax.avoidWashSales ?? true;
+  const avoid = tax.avoidWashSales ?? TAX_DEFAULTS.avoidWashSales;
   const past = history(hh);
   const barred = new Set(avoid ? past.lossSold : []);
   const barredSales = new Map(past.lossSales);

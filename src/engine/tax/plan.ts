@@ -3,6 +3,7 @@
 // tallies of the batch's tax summary. The household planner (household.ts) makes one per account.
 
 import type { LotSelection, Product, ProductCatalog, TaxOptions, TaxStatus } from '../types.js';
+import { TAX_DEFAULTS } from '../defaults.js';
 
 export interface HarvestThresholds {
   readonly minLossDollars: number;
@@ -106,7 +107,7 @@ export interface PlanInputs {
  * the run's executions later relieves lots by the same method (trading/service.ts stores it).
  */
 export function lotMethodOf(options: TaxOptions): LotSelection {
-  return options.lotSelection ?? 'MinTax';
+  return options.lotSelection ?? TAX_DEFAULTS.lotSelection;
 }
 
 export function newTaxPlan(i: PlanInputs): TaxPlan {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { HtmlPage } from '../../http/media.js';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { responses } from '../../http/problem.js';
@@ -53,7 +54,7 @@ export const riskPartnerRoutes: FastifyPluginAsyncTypebox<{ riskProfiling: RiskP
   );
 };
 
-const Html = Type.String({ description: 'text/html page' });
+const Html = HtmlPage();
 const TokenQuery = Type.Object({ token: Type.Optional(Type.String({ description: 'The secret of the client record\'s questionnaire link' })) });
 
 function linkFailure(reply: FastifyReply, error: unknown) {
