@@ -5378,7 +5378,7 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description The account's own substitutions (not the firm's it also sees) */
                     accountId?: number;
                     /** @description Substitutions of this product */
@@ -5390,7 +5390,7 @@ export interface paths {
                     /** @description Page size; omitted: every match */
                     $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -6787,15 +6787,15 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description The portfolio (registration) name or id. Matched case-insensitively anywhere in the text (part of a number, a name or a ticker), or equal to the id when all digits */
                     search?: string;
                     /** @description true: each portfolio also carries value (its active accounts' positions at the latest price plus custodial cash) */
-                    includevalue: boolean;
+                    includevalue?: boolean;
                     /** @description Page size; omitted: every match */
                     $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -7681,9 +7681,9 @@ export interface paths {
                     /** @description Ticker, name or id. Matched case-insensitively anywhere in the text (part of a number, a name or a ticker), or equal to the id when all digits */
                     search: string;
                     /** @description At most this many securities */
-                    top: number;
+                    top?: number;
                     /** @description true: cash securities are left out */
-                    excludeCashSecurity: boolean;
+                    excludeCashSecurity?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -7904,7 +7904,7 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description true: open trade orders; false: executed or cancelled ones; omitted: all */
                     isPending?: boolean;
                     /** @description Trade orders of the accounts of this portfolio (registration) */
@@ -7912,7 +7912,7 @@ export interface paths {
                     /** @description Page size; omitted: every match */
                     $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -8172,13 +8172,13 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description 0: every active account (the only filter here; the book keeps no saved account filters) */
                     filterId?: number;
                     /** @description Page size; omitted: every match */
                     $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -9575,9 +9575,9 @@ export interface paths {
                     /** @description Account number, name or id. Matched case-insensitively anywhere in the text (part of a number, a name or a ticker), or equal to the id when all digits */
                     search: string;
                     /** @description Page size */
-                    limit: number;
+                    limit?: number;
                     /** @description Records to skip before the page */
-                    offset: number;
+                    offset?: number;
                 };
                 header?: never;
                 path?: never;
@@ -9705,9 +9705,9 @@ export interface paths {
                     /** @description Ticker, name or id. Matched case-insensitively anywhere in the text (part of a number, a name or a ticker), or equal to the id when all digits */
                     search: string;
                     /** @description Records to skip before the page */
-                    skip: number;
+                    skip?: number;
                     /** @description Page size */
-                    take: number;
+                    take?: number;
                     /** @description When sent, the caller's firm id */
                     externalFirmId?: number;
                     /** @description When sent, an account of the firm; it does not narrow the securities */
@@ -9828,7 +9828,7 @@ export interface paths {
          */
         get: {
             parameters: {
-                query: {
+                query?: {
                     /** @description Account number, name or id; portfolio or model name or id. Matched case-insensitively anywhere in the text (part of a number, a name or a ticker), or equal to the id when all digits */
                     search?: string;
                     /** @description Matches names only */
@@ -9836,9 +9836,9 @@ export interface paths {
                     /** @description active (default): open accounts and active models; all: closed and inactive ones too */
                     status?: "active" | "all";
                     /** @description true: portfolios and accounts carry value */
-                    includeValue: boolean;
+                    includeValue?: boolean;
                     /** @description At most this many of each kind */
-                    limit: number;
+                    limit?: number;
                 };
                 header?: never;
                 path?: never;
