@@ -113,8 +113,8 @@ async function token(auth: AuthService, oauth: OAuthService, request: FastifyReq
     }
     if (grantType) throw new OAuthError('unsupported_grant_type', `grant_type must be authorization_code or refresh_token, got "${grantType}"`);
     if (request.method === 'GET' && basic) {
-      // RFC 6749 5.1: every token answer names its type, the Basic login's as the OAuth ones do.
-      return auth.basicLogin({ authorization, clientId, clientSecret, address: request.ip });
+      // Awaited here so that its OAuth errors reach the catch below.
+      return await auth.basicLogin({ authorization, clientId, clientSecret, address: request.ip });
     }
     throw new OAuthError('invalid_request', 'grant_type is missing or empty (or send Basic credentials with GET for an API login)');
   } catch (error) {

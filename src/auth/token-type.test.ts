@@ -38,7 +38,7 @@ describeEachDatabase('token_type on every token answer', (database) => {
 
   it('the rebalancer: its token for Basic credentials and for a platform token answers token_type Session', async () => {
     const { service } = t.firm.users;
-    const fromBasic = await t.app.inject({ url: '/rebalancer/v1/admin/token', headers: { authorization: basic(service.userName, service.password) } });
+    const fromBasic = await t.app.inject({ url: '/rebalancer/v1/admin/token', headers: { authorization: basic(service.userName, service.password), client_id: String(t.firm.clientId), client_secret: t.firm.clientSecret } });
     expect(fromBasic.statusCode, fromBasic.body).toBe(200);
     expect(fromBasic.json()).toEqual({ eclipse_access_token: expect.any(String), access_token: fromBasic.json().eclipse_access_token, token_type: 'Session', expires_in: 36000 });
     const fromSession = await t.app.inject({ url: '/rebalancer/v1/admin/token', headers: { authorization: await t.session('advisor') } });
