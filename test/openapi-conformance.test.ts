@@ -8,7 +8,8 @@ import { createTestBook, type TestBook } from './support/book.js';
 import { describeEachDatabase } from './support/databases.js';
 import { startValidatingProxy, type ValidatingProxy } from './support/prism.js';
 
-type Parameter = { name: string; in: string; required?: boolean; schema?: { type?: string; pattern?: string; enum?: unknown[] } };
+interface ParameterSchema { type?: string; pattern?: string; format?: string; enum?: unknown[]; const?: unknown; anyOf?: ParameterSchema[]; oneOf?: ParameterSchema[] }
+type Parameter = { name: string; in: string; required?: boolean; schema?: ParameterSchema };
 type Document = { paths: Record<string, Record<string, { parameters?: Parameter[] }>> };
 
 interface Violation {
@@ -119,20 +120,34 @@ describeEachDatabase('the OpenAPI documents, checked by a validating proxy in fr
     };
   }, 120_000);
 
+  /** A value its schema accepts for one parameter: a real record's id where the test has one. */
+  const sampleOf = (name: string, schema: ParameterSchema = {}): string | undefined => {
+    const branch = schema.anyOf?.[0] ?? schema.oneOf?.[0] ?? schema;
+    if (branch.enum) return String(branch.enum[0]);
+    if (branch.const !== undefined) return String(branch.const);
+    if (branch.format === 'date') return '2026-01-02';
+    if (branch.format === 'date-time') return '2026-01-02T00:00:00Z';
+    if (branch.pattern?.includes('[Rr][Ee][Bb]')) return 'rebalance';
+    if (branch.type === 'integer' || branch.type === 'number') return name === 'entityEnum' ? '1' : (ids[name === 'entityId' ? 'accountId' : name] ?? ids.accountId!);
+    return undefined;
+  };
+
   /** Values for a GET's path and required query parameters: real records where the test has them. */
   const valuesFor = (path: string, parameters: Parameter[]): string[] => {
     const query = new URLSearchParams();
-    for (const p of parameters.filter((x) => x.in === 'query' && x.required)) {
-      const schema = p.schema ?? {};
-      if (schema.enum) query.set(p.name, String(schema.enum[0]));
-      else if (schema.pattern?.includes('[Rr][Ee][Bb]')) query.set(p.name, 'rebalance');
-      else if (schema.type === 'integer') query.set(p.name, p.name === 'entityEnum' ? '1' : (ids[p.name === 'entityId' ? 'accountId' : p.name] ?? ids.accountId!));
-      else query.set(p.name, 'a');
-    }
+    for (const p of parameters.filter((x) => x.in === 'query' && x.required)) query.set(p.name, sampleOf(p.name, p.schema) ?? 'a');
     const search = query.size > 0 ? `?${query.toString()}` : '';
     const verbose = /\/(Clients|Registrations|Accounts|Products|Representatives)\/Verbose/.exec(path)?.[1];
     const key = { Clients: ids.clientId, Registrations: ids.registrationId, Accounts: ids.accountId, Products: ids.productId, Representatives: String(t.firm.representativeId) }[verbose ?? 'Clients']!;
-    return [path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'key' ? key : (ids[name] ?? '1'))) + search];
+    const pathSchema = (name: string) => parameters.find((x) => x.in === 'path' && x.name === name)?.schema;
+    const constrained = (schema?: ParameterSchema) => Boolean(schema && (schema.enum || schema.const !== undefined || schema.anyOf || schema.oneOf));
+    return [
+      path.replace(/\{(\w+)\}/g, (_, name: string) => {
+        if (name === 'key') return key;
+        const schema = pathSchema(name);
+        return (constrained(schema) ? sampleOf(name, schema) : undefined) ?? ids[name] ?? '1';
+      }) + search,
+    ];
   };
 
   it('every GET of both documents answers as its document says', async () => {
