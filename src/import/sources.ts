@@ -4,7 +4,7 @@ import { basename, extname } from 'node:path';
 import { CsvSyntaxError, csvRowBatches } from '../shared/csv.js';
 
 /** Entities an import may carry, in the order they are validated and written (parents first). */
-export const ENTITIES = ['broker_dealers', 'representatives', 'products', 'clients', 'registrations', 'accounts', 'positions', 'tax_lots'] as const;
+export const ENTITIES = ['broker_dealers', 'representatives', 'products', 'clients', 'registrations', 'accounts', 'positions', 'tax_lots', 'prices', 'account_values'] as const;
 export type Entity = (typeof ENTITIES)[number];
 
 export interface ImportIssue {
@@ -75,6 +75,8 @@ const ALIASES: Record<string, Entity> = {
   positions: 'positions',
   taxlots: 'tax_lots',
   lots: 'tax_lots',
+  prices: 'prices',
+  accountvalues: 'account_values',
 };
 
 export const entityNamed = (name: string): Entity | undefined => ALIASES[normalize(name)];

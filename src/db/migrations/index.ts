@@ -19,6 +19,7 @@ import { riskClientsByHousehold } from './0017_risk_clients_by_household.js';
 import { tenantKeys } from './0018_tenant_keys.js';
 import { tradeInstancePages } from './0019_trade_instance_pages.js';
 import { boundedLookups } from './0020_bounded_lookups.js';
+import { performance } from './0025_performance.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0018_tenant_keys': tenantKeys,
   '0019_trade_instance_pages': tradeInstancePages,
   '0020_bounded_lookups': boundedLookups,
+  '0025_performance': performance,
 };
 
 export const migrationProvider: MigrationProvider = {
