@@ -171,3 +171,17 @@ describe('benchmark', () => {
     expect(benchmarkReturn(lines, d('2025-12-15'), d('2026-01-03'))).toBeNull();
   });
 });
+
+describe('daily series', () => {
+  test('one point per valuation date, cumulative TWR linked from the first', async () => {
+    const { dailySeries } = await import('./returns.js');
+    const h = history([['2026-01-31', 100_000], ['2026-02-15', null, 20_000], ['2026-02-28', 123_000], ['2026-03-31', 129_150]]);
+    const m = measure(h) as Measurement;
+    // 3,000 / 110,000 then 129,150 / 123,000 − 1 = 5 %: 1.02727273 × 1.05 − 1 = 7.8636364 %
+    expect(dailySeries(h, m).map((p) => [isoOf(p.day), p.flow, p.twrNetCumulative])).toEqual([
+      ['2026-01-31', 0, 0],
+      ['2026-02-28', 20_000, 0.02727273],
+      ['2026-03-31', 0, 0.07863636],
+    ]);
+  });
+});

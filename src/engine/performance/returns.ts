@@ -252,3 +252,43 @@ function nearestRoot(f: (h: number) => number): number | null {
   }
   return (lo + hi) / 2;
 }
+
+export interface DailyPoint {
+  day: number;
+  value: number;
+  /** Sums over the days since the previous valuation date. */
+  flow: number;
+  fee: number;
+  income: number;
+  /** Net-of-fees TWR from the close of `m.beginDay` to this date's close. */
+  twrNetCumulative: number;
+}
+
+/** One point per valuation date of a measured period, its first the period's beginning (0 %). */
+export function dailySeries(history: readonly HistoryDay[], m: Pick<Measurement, 'beginDay' | 'endDay'>): DailyPoint[] {
+  const points: DailyPoint[] = [];
+  let flow = 0;
+  let fee = 0;
+  let income = 0;
+  let flowDaySum = 0;
+  let linked = 1;
+  let prev: { day: number; value: number } | null = null;
+  for (const h of history) {
+    if (h.day > m.endDay) break;
+    flow += h.flow;
+    fee += h.fee;
+    income += h.income;
+    flowDaySum += h.flow * h.day;
+    if (h.value === null) continue;
+    if (h.day >= m.beginDay) {
+      if (prev) {
+        const r = modifiedDietz(prev.day, h.day, prev.value, h.value, flow, flowDaySum);
+        if (r !== null) linked *= 1 + r;
+      }
+      points.push({ day: h.day, value: h.value, flow, fee, income, twrNetCumulative: roundReturn(linked - 1) });
+      prev = { day: h.day, value: h.value };
+    }
+    flow = fee = income = flowDaySum = 0;
+  }
+  return points;
+}
