@@ -57,7 +57,7 @@ export function reportPage(view: ReportView, firmName: string): string {
 ${r.benchmark ? `<tr><th>Benchmark (${escape(r.benchmark.name)})</th><td>${pct(r.benchmark.twr)}</td></tr>` : ''}
 </tbody></table>`;
   const periods = r.periods.length === 0 ? '' : `<h2>Returns by period</h2>
-<div class="scroll"><table><thead><tr><th>Period</th><th>From</th><th>To</th><th>TWR net</th><th>TWR gross</th><th>Annualised</th><th>MWR</th></tr></thead><tbody>
+<div class="scroll"><table class="periods"><thead><tr><th>Period</th><th>From</th><th>To</th><th>TWR net</th><th>TWR gross</th><th>Annualised</th><th>MWR</th></tr></thead><tbody>
 ${r.periods.map((p) => `<tr><th>${p.period}</th><td>${p.startDate}</td><td>${p.endDate}</td><td>${pct(p.twrNet)}</td><td>${pct(p.twrGross)}</td><td>${pct(p.twrNetAnnualized)}</td><td>${pct(p.mwr)}</td></tr>`).join('\n')}
 </tbody></table></div>`;
   const accounts = view.accounts.length === 0 ? '' : `<h2>Accounts</h2>
@@ -92,7 +92,12 @@ const STYLE = `
   .key { display: inline-block; width: 1rem; height: .25rem; vertical-align: middle; }
   figcaption { font-size: .85rem; color: #52606d; margin-top: .25rem; }
   .note { color: #52606d; font-size: .8rem; }
-  @media (max-width: 30rem) { table { font-size: .8rem; } th, td { padding: .25rem .25rem; } }
+  @media (max-width: 30rem) {
+    table { font-size: .8rem; }
+    th, td { padding: .25rem .25rem; }
+    /* On a phone the period's name says its dates; the columns of returns keep the width. */
+    table.periods tr > :nth-child(2), table.periods tr > :nth-child(3) { display: none; }
+  }
   @media print {
     body { background: #fff; padding: 0; }
     main { box-shadow: none; max-width: none; padding: 0; }
