@@ -15,7 +15,7 @@ export interface HistoryDay {
 }
 
 export interface Measurement {
-  /** First day the period covers: the inception date itself when `inception`, else the day after `beginDay`. */
+  /** First day of the period: the inception date when `inception`, else the requested first day (the day after `beginDay` when none was asked). */
   startDay: number;
   /** The valuation date whose close the period begins at (`s`). */
   beginDay: number;
@@ -167,7 +167,7 @@ export function measure(
   const twrGross = days > 0 ? (anyGross ? linkedGross - 1 : 0) : null;
   const mwr = days > 0 ? moneyWeighted(beginningValue, endingValue, flowAmounts, flowDays, s, e) : null;
   return {
-    startDay: inception ? s : s + 1,
+    startDay: inception ? s : (startDay ?? s + 1),
     beginDay: s,
     endDay: e,
     inception,
