@@ -9,7 +9,7 @@ import { ValuationService } from './valuation.js';
  * flows, fees and income from its transactions; a second run for the date replaces its rows.
  * Exit 0 with a summary line, or 1 naming the bad option.
  */
-export async function runValueCommand(db: Db, options: { date?: string; firm?: string }, out: (line: string) => void = console.log): Promise<number> {
+export async function runValueCommand(db: Db, options: { date?: string; firm?: string }, out: (line: string) => void = (line) => void process.stdout.write(`${line}\n`)): Promise<number> {
   const date = options.date ?? today(systemClock);
   try {
     const summary = await new ValuationService(new PerformanceRepository(db.kysely), systemClock).valueDay(date, { firmCode: options.firm });
