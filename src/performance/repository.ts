@@ -2,7 +2,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { HistoryDay } from '../engine/performance/returns.js';
-import { dayOf } from '../engine/performance/days.js';
 
 export type PerformanceEntity = 'Accounts' | 'Registrations' | 'Clients';
 
@@ -19,6 +18,9 @@ export interface ModelTargets {
 }
 
 const CHUNK = 500;
+
+/** Day number of a stored YYYY-MM-DD date: written checked, so read without the checks of dayOf. */
+const storedDay = (text: string): number => Date.parse(text) / 86_400_000;
 
 export class PerformanceRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -73,7 +75,7 @@ export class PerformanceRepository {
         .where('account_id', 'in', accountIds.slice(i, i + CHUNK));
       if (untilDate) query = query.where('value_date', '<=', untilDate);
       for (const r of await query.orderBy('account_id').orderBy('value_date').execute()) {
-        out.get(r.account_id)?.push({ day: dayOf(r.value_date), value: r.market_value_cents, flow: r.net_flow_cents, fee: r.fees_cents, income: r.income_cents });
+        out.get(r.account_id)?.push({ day: storedDay(r.value_date), value: r.market_value_cents, flow: r.net_flow_cents, fee: r.fees_cents, income: r.income_cents });
       }
     }
     return out;
@@ -107,7 +109,7 @@ export class PerformanceRepository {
       .orderBy('product_id')
       .orderBy('price_date')
       .execute();
-    for (const r of rows) out.get(r.product_id)?.push({ day: dayOf(r.price_date), price: r.price_micros });
+    for (const r of rows) out.get(r.product_id)?.push({ day: storedDay(r.price_date), price: r.price_micros });
     return out;
   }
 
