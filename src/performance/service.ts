@@ -69,6 +69,11 @@ const ENTITY_LABEL: Record<PerformanceEntity, string> = { Accounts: 'Account', R
 /** Entities measured per batch step: bounds the rows in memory to about 100 households' histories. */
 const BATCH_STEP = 100;
 
+/** How long a model's benchmark inputs are reused: a price stored now shows in benchmarks within a minute. */
+const BENCHMARK_TTL_MS = 60_000;
+/** Models kept at once; past it the cache starts over (bounded memory whatever the number of firms). */
+const MAX_KEPT_BENCHMARKS = 200;
+
 const money = (cents: number): number => Math.round(cents) / 100;
 
 interface Period {
@@ -83,6 +88,8 @@ interface Measured {
 }
 
 export class PerformanceService {
+  private readonly benchmarks = new Map<string, { value: ModelBenchmark | null; until: number }>();
+
   constructor(private readonly repo: PerformanceRepository) {}
 
   /** `startDate` and `endDate` checked and turned into days; a 400 names the parameter. */
@@ -252,9 +259,19 @@ export class PerformanceService {
     };
   }
 
-  /** A model's targets with their price histories, read once per call however many entities follow it. */
+  /**
+   * A model's targets with their price histories, read once per call however many entities follow
+   * it, and kept for BENCHMARK_TTL_MS across calls: three years of a model's prices are most of a
+   * single account's read, and prices change once a day.
+   */
   private async modelBenchmark(firmId: number, modelId: number, cache: Map<number, ModelBenchmark | null>): Promise<ModelBenchmark | null> {
     if (cache.has(modelId)) return cache.get(modelId) ?? null;
+    const key = `${firmId}:${modelId}`;
+    const kept = this.benchmarks.get(key);
+    if (kept && kept.until > Date.now()) {
+      cache.set(modelId, kept.value);
+      return kept.value;
+    }
     const targets = await this.repo.modelTargets(firmId, modelId);
     let result: ModelBenchmark | null = null;
     if (targets) {
@@ -262,6 +279,8 @@ export class PerformanceService {
       result = { name: targets.name, lines: targets.lines.map((l) => ({ weight: l.weight, prices: prices.get(l.productId) ?? [] })) };
     }
     cache.set(modelId, result);
+    if (this.benchmarks.size >= MAX_KEPT_BENCHMARKS) this.benchmarks.clear();
+    this.benchmarks.set(key, { value: result, until: Date.now() + BENCHMARK_TTL_MS });
     return result;
   }
 }
