@@ -16199,11 +16199,11 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -31655,11 +31655,11 @@ export interface paths {
          */
         post: {
             parameters: {
-                query: {
-                    /** @description Page size, 1 to 1000 */
-                    $top: number;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
                     /** @description Records to skip before the page */
-                    $skip: number;
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
