@@ -7,7 +7,12 @@
  * With --tax the runs carry bench/rebalance.ts's taxOptions, and the hash also covers each
  * trade's lots and estimated gains and the batch's household tax summaries.
  *
- *   npx tsx bench/_trades-hash.ts [--households 3000] [--profile demo] [--tax]
+ * With --trades-only the hash covers the trade rows alone (with --tax, their lots and gains):
+ * a change that only adds or rewords messages keeps that hash, so it tells "the trades moved"
+ * apart from "the messages moved". It prints the full hash beside it; the counts of messages by
+ * code are printed either way.
+ *
+ *   npx tsx bench/_trades-hash.ts [--households 3000] [--profile demo] [--tax] [--trades-only]
  */
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -18,7 +23,7 @@ import { seedDemoFirm } from '../src/seed/demo.js';
 import { parseProfile } from '../src/seed/profiles.js';
 import { BENCH_TAX_OPTIONS } from './_tax-options.js';
 
-const { values } = parseArgs({ options: { households: { type: 'string', default: '3000' }, profile: { type: 'string', default: 'demo' }, tax: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { households: { type: 'string', default: '3000' }, profile: { type: 'string', default: 'demo' }, tax: { type: 'boolean', default: false }, 'trades-only': { type: 'boolean', default: false } } });
 const db = openDatabase({ dialect: 'sqlite', file: ':memory:' });
 await migrateToLatest(db);
 const credentials = await seedDemoFirm(db, { households: Number(values.households), seed: 11, asOf: '2025-06-30', firmCode: 'HASH', profile: parseProfile(values.profile) });
@@ -33,6 +38,7 @@ const login = await app.inject({
 });
 const authorization = `Session ${login.json().access_token}`;
 const hash = createHash('sha256');
+const tradesHash = createHash('sha256');
 // Tax-aware runs are per account (a household is planned together); a rebalance without them
 // runs at both levels.
 for (const level of values.tax ? ['Account'] : ['Account', 'Registration']) {
@@ -54,6 +60,8 @@ for (const level of values.tax ? ['Account'] : ['Account', 'Registration']) {
   const summaries = values.tax
     ? await db.kysely.selectFrom('batch_tax_summaries').select(['client_id', 'short_term_gain_cents', 'long_term_gain_cents', 'harvested_loss_cents', 'wash_sale_moves', 'budget_cuts']).where('batch_id', '=', batchId).execute()
     : [];
+  const tradeLines = trades.map((r) => JSON.stringify(Object.values(r))).sort();
+  for (const line of tradeLines) tradesHash.update(`${level}\t${line}\n`);
   const lines = [...trades, ...transfers, ...messages, ...summaries].map((r) => JSON.stringify(Object.values(r))).sort();
   for (const line of lines) hash.update(`${level}\t${line}\n`);
   const codes = new Map<string, number>();
@@ -62,6 +70,7 @@ for (const level of values.tax ? ['Account'] : ['Account', 'Registration']) {
   // Cancel so the next level starts from the same book (open orders count in a rebalance).
   await app.inject({ method: 'POST', url: `/api/Trading/TradeInstances/${status.tradeInstanceId}/Action/Cancel`, headers: { authorization } });
 }
-console.log(`${ids.length} accounts; sha256 ${hash.digest('hex')}`);
+// The full hash is printed beside the trades-only one so one run answers both questions.
+console.log(`${ids.length} accounts; ${values['trades-only'] ? `trades-only sha256 ${tradesHash.digest('hex')} (full sha256 ${hash.digest('hex')})` : `sha256 ${hash.digest('hex')}`}`);
 await app.close();
 await db.close();

@@ -21,8 +21,11 @@ export function backgroundWork(services: Services, log: Logger) {
       // The queue resumes the chunks of batches that were running when the process stopped.
       await queue.start();
       watchdog.start();
+      services.dailyValuation.log = log;
+      services.dailyValuation.start();
     },
     async stop() {
+      await services.dailyValuation.stop();
       await watchdog.stop();
       await queue.stop();
       await setAsideSweeper.stop();

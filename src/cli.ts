@@ -14,6 +14,7 @@ import { startServer } from './server.js';
 import { systemClock } from './shared/clock.js';
 import { guardProcess } from './shared/logger.js';
 import { progress } from './shared/progress.js';
+import { runValueCommand } from './performance/command.js';
 
 
 
@@ -120,6 +121,15 @@ function program(): Command {
         if (firmId === undefined) throw new UsageError(`no firm with code ${options.firm}`);
         return runImportCommand(db, firmId, files, { json: options.json });
       });
+    });
+
+  cli
+    .command('value')
+    .description('store every account\'s value at a date\'s close from its positions, cash and prices, with the day\'s flows, fees and income; again for a date replaces its rows')
+    .option('--date <YYYY-MM-DD>', 'the date to value (default: today, UTC)')
+    .option('--firm <code>', 'only this firm (default: every firm)')
+    .action(async (options: { date?: string; firm?: string }) => {
+      exitCode = await withDatabase((db) => runValueCommand(db, options));
     });
 
   const users = cli.command('users').description('take a user\'s access away (every token revoked at once), give it back, or set a password');

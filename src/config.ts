@@ -28,6 +28,8 @@ export interface AppConfig {
   shutdownGraceMs: number;
   /** On PostgreSQL, whether `wealth serve` also works rebalance chunks (workers always do). */
   workerInServer: boolean;
+  /** Minute of the UTC day after which the server values the day's accounts (VALUATION_TIME, HH:MM); null: off. */
+  valuationMinute?: number | null;
   workerConcurrency: number;
   rebalanceChunkSize: number;
   chunkTimeoutSeconds: number;
@@ -116,6 +118,15 @@ function riskPartner(env: Env): RiskPartnerConfig {
   return { kind, url: url.href.replace(/\/+$/, ''), apiKey, timeoutMs: integer(env, 'RISK_PARTNER_TIMEOUT_MS', 5000, 50, 120_000) };
 }
 
+/** VALUATION_TIME: HH:MM UTC (default 22:00, after the US close) or off. */
+function valuationMinute(env: Env): number | null {
+  const raw = env.VALUATION_TIME?.trim() || '22:00';
+  if (raw.toLowerCase() === 'off') return null;
+  const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(raw);
+  if (!m) throw new ConfigError('VALUATION_TIME', `must be HH:MM (UTC) or off, got "${raw}"`);
+  return Number(m[1]) * 60 + Number(m[2]);
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
@@ -167,6 +178,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     riskPartner: riskPartner(env),
     publicUrl: origin(env, 'PUBLIC_URL', `http://localhost:${port}`),
     pushAllowPrivateNetworks: boolean(env, 'PUSH_ALLOW_PRIVATE_NETWORKS', false),
+    valuationMinute: valuationMinute(env),
     ...overrides,
   };
 }

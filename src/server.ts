@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { seedDemoHistory } from './performance/demo-history.js';
 import type { AppConfig } from './config.js';
 import { type Db, migrateToLatest, openDatabase } from './db/database.js';
 import { DEMO_CREDENTIALS_FILE, DEMO_FIRM_CODE, type DemoCredentials, ensureCredentialsWritable, partnerRedirectUris, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
@@ -37,6 +38,8 @@ export async function startServer(config: AppConfig): Promise<StartedServer> {
       seed: 1,
       redirectUris: partnerRedirectUris(config.publicUrl, config.platformPrefix),
     });
+    // Three years of values and prices, so the first Performance call answers a full period table.
+    await seedDemoHistory(db.kysely, credentials.firm.id, { asOf: new Date().toISOString().slice(0, 10), seed: 1 });
     demo = { credentials, file: await writeDemoCredentials(config.dataDir, credentials) };
   }
   const app = await buildApp({ config, db });

@@ -26,6 +26,7 @@ import { createCustomFieldServices } from './book/custom-fields/index.js';
 import { createRepresentativeServices } from './book/representatives/index.js';
 import { createSleeveServices } from './book/sleeves/index.js';
 import type { Clock } from './shared/clock.js';
+import { createPerformanceServices } from './performance/index.js';
 
 /** Everything the routes need, wired once per app; tests swap the clock. */
 export function createServices(config: AppConfig, db: Db, clock: Clock) {
@@ -75,6 +76,7 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     ...createRiskProfilingServices(config.riskPartner, db.kysely, clock),
     ...createNotificationServices(db, clock, auth, { publicUrl: config.publicUrl, platformPrefix: config.platformPrefix, rebalancerPrefix: config.rebalancerPrefix }, { ...PUSH_DEFAULTS, allowPrivateNetworks: config.pushAllowPrivateNetworks }),
     ...createSleeveServices(db.kysely, clock, tradeBlockServices.tradeBlocks),
+    ...createPerformanceServices(db.kysely, clock, config.valuationMinute ?? null),
   };
 }
 

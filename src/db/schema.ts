@@ -761,6 +761,27 @@ export interface SleeveTransferTable {
   created_at: string;
 }
 
+/** An account's value at a day's close and that day's flows (shared/design/performance.md); money in cents. */
+export interface AccountValueTable {
+  firm_id: number;
+  account_id: number;
+  value_date: string;
+  /** Null on a day with flows, fees or income but no valuation. */
+  market_value_cents: number | null;
+  net_flow_cents: ColumnType<number, number | undefined, number>;
+  fees_cents: ColumnType<number, number | undefined, number>;
+  income_cents: ColumnType<number, number | undefined, number>;
+}
+
+/** The daily valuation's claim of a firm's date: one node values it. */
+export interface ValuationRunTable {
+  firm_id: number;
+  value_date: string;
+  claimed_by: string;
+  claimed_at: string;
+  finished_at: string | null;
+}
+
 export interface Database {
   firms: FirmTable;
   roles: RoleTable;
@@ -823,6 +844,8 @@ export interface Database {
   sleeve_transfers: SleeveTransferTable;
   realized_sales: RealizedSaleTable;
   batch_tax_summaries: BatchTaxSummaryTable;
+  account_values: AccountValueTable;
+  valuation_runs: ValuationRunTable;
 }
 
 export type { ColumnType };

@@ -4,6 +4,8 @@ import type { ChunkRows, FirmRows } from '../seed/rows.js';
 import { RowReader } from './fields.js';
 import { Lookups } from './lookups-repository.js';
 import type { Entity, ImportIssue, SourceRow } from './sources.js';
+import { ACCOUNT_VALUE_FIELDS, accountValueRow, type AccountValueRow, PRICE_FIELDS, priceRow, type PriceRow } from '../performance/import-rows.js';
+import { historyOf } from '../performance/import-repository.js';
 
 export const PRODUCT_TYPES = ['Equity', 'ETF', 'MutualFund', 'FixedIncome', 'Cash'] as const;
 
@@ -21,10 +23,16 @@ export const FIELDS: Record<Entity, readonly string[]> = {
   positions: ['account', 'ticker', 'shares', 'cost', 'acquired_date'],
   tax_lots: ['account', 'ticker', 'shares', 'cost', 'acquired_date'],
   substitutions: ['ticker', 'substitute', 'account'],
+  prices: PRICE_FIELDS,
+  account_values: ACCOUNT_VALUE_FIELDS,
 };
 
 export type ImportTables = Pick<FirmRows, 'broker_dealers' | 'representatives' | 'products' | 'product_prices'> &
-  Pick<ChunkRows, 'clients' | 'registrations' | 'accounts' | 'positions' | 'tax_lots'>;
+  Pick<ChunkRows, 'clients' | 'registrations' | 'accounts' | 'positions' | 'tax_lots'> & {
+    /** Price history rows, written with the products' own prices (see forWriting). */
+    prices: PriceRow[];
+    account_values: AccountValueRow[];
+  };
 
 export const emptyTables = (): ImportTables => ({
   broker_dealers: [],
@@ -36,7 +44,13 @@ export const emptyTables = (): ImportTables => ({
   accounts: [],
   positions: [],
   tax_lots: [],
+  prices: [],
+  account_values: [],
 });
+
+/** The tables as the writer takes them: imported prices are rows of product_prices. */
+export const forWriting = (t: ImportTables): Omit<ImportTables, 'prices'> =>
+  t.prices.length === 0 ? t : { ...t, product_prices: [...t.product_prices, ...t.prices], prices: [] } as ImportTables;
 
 const key = Lookups.key;
 const MONEY = { scale: 2, min: -MAX_DOLLARS, max: MAX_DOLLARS };
@@ -122,6 +136,7 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
       price_micros, price_date, is_cash, allows_fractional, wash_sale_group,
     });
     if (price_micros !== null && price_date) t.product_prices.push({ product_id: index, price_date, price_micros });
+    if (price_micros !== null && price_date) historyOf(l).priceDays.add(index, Date.parse(price_date) / 86_400_000);
   },
 
   clients(r, l, t) {
@@ -242,6 +257,14 @@ const HANDLERS: Record<Entity, (r: RowReader, l: Lookups, t: ImportTables) => vo
     if (number && account === undefined) r.fail('account', `no account number "${number}" in this firm or earlier in this import`);
     if (r.bad || !product || !substitute || account === undefined) return;
     l.substitutionRows.push({ account, product: product.index, substitute: substitute.index, file: r.row.file, line: r.row.line });
+  },
+
+  prices(r, l, t) {
+    priceRow(r, l, historyOf(l), t.prices);
+  },
+
+  account_values(r, l, t) {
+    accountValueRow(r, l, historyOf(l), t.account_values);
   },
 };
 

@@ -97,7 +97,7 @@ describeEachDatabase('importBook', (dialect) => {
     expect(report.errors).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.imported).toEqual({
-      broker_dealers: 1, representatives: 1, products: 1, clients: 2, registrations: 2, accounts: 2, positions: 3, tax_lots: 2, substitutions: 0,
+      broker_dealers: 1, representatives: 1, products: 1, clients: 2, registrations: 2, accounts: 2, positions: 3, tax_lots: 2, substitutions: 0, prices: 0, account_values: 0,
     });
     expect(formatImportReport(report)).toContain('2 clients');
     expect(await count(db, 'clients', firmId)).toBe(before.clients + 2);
@@ -367,7 +367,7 @@ describeEachDatabase('importBook', (dialect) => {
       `${files[1]}:${3_000 * tickers.length + 1}: shares: must be greater than 0`,
       `${files[1]}:${3_000 * tickers.length + 1}: ticker: account ROLLBACK-2999 already holds ${tickers[0]}`,
     ]);
-    expect(report.imported).toEqual({ broker_dealers: 0, representatives: 0, products: 0, clients: 0, registrations: 0, accounts: 0, positions: 0, tax_lots: 0, substitutions: 0 });
+    expect(report.imported).toEqual({ broker_dealers: 0, representatives: 0, products: 0, clients: 0, registrations: 0, accounts: 0, positions: 0, tax_lots: 0, substitutions: 0, prices: 0, account_values: 0 });
     expect({ accounts: await count(db, 'accounts', firmId), positions: await count(db, 'positions', firmId), lots: await count(db, 'tax_lots', firmId) }).toEqual(before);
   });
 });

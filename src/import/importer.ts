@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import { analyze, type IdMap, inWriteTransaction, writeTables } from '../seed/repository.js';
-import { checkSleeveTotals, emptyTables, handleRow, type ImportTables } from './entities.js';
+import { checkSleeveTotals, emptyTables, forWriting, handleRow, type ImportTables } from './entities.js';
+import { loadHistoryLookups, loadStoredHistory } from '../performance/import-repository.js';
 import { firmExists, loadHeld, loadLookups, Lookups } from './lookups-repository.js';
 import { LotWriter } from './tax-lots.js';
 import { SubstitutionImport } from './substitutions.js';
@@ -66,7 +67,7 @@ export async function importBook(db: Db, firmId: number, files: string[], option
   const present = new Set(sources.flatMap((s) => [...s.entities]));
   const rowsOf = new Map<string, number>(files.map((f) => [f, 0]));
   let rowsRead = 0;
-  const written = new Set<keyof ImportTables>();
+  const written = new Set<Exclude<keyof ImportTables, 'prices'>>();
 
   try {
     // Validation runs inside the write transaction so that no other writer can take a number or
@@ -77,6 +78,7 @@ export async function importBook(db: Db, firmId: number, files: string[], option
         return;
       }
       const lookups = await loadLookups(conn, firmId, present);
+      await loadHistoryLookups(conn, firmId, present, lookups);
       const at = (options.now ?? (() => new Date()))().toISOString();
       let known: IdMap = lookups.known();
       let tables = emptyTables();
@@ -85,10 +87,11 @@ export async function importBook(db: Db, firmId: number, files: string[], option
         // After the first problem nothing more is written: the transaction will roll back, and
         // the row positions of later rows no longer match what was written.
         if (errors.length === 0 && pending > 0) {
-          known = await writeTables(conn, db.dialect, firmId, tables, known, { at, by: options.by ?? 'import' });
+          const writing = forWriting(tables);
+          known = await writeTables(conn, db.dialect, firmId, writing, known, { at, by: options.by ?? 'import' });
           // Tax lots name positions of their own batch: position ids are not carried over.
           delete known.positions;
-          for (const [table, rows] of Object.entries(tables) as [keyof ImportTables, unknown[]][]) if (rows.length > 0) written.add(table);
+          for (const [table, rows] of Object.entries(writing) as [Exclude<keyof ImportTables, 'prices'>, unknown[]][]) if (rows.length > 0) written.add(table);
           for (const entity of ENTITIES) if (entity in tables) imported[entity] += tables[entity as keyof ImportTables].length;
         }
         tables = emptyTables();
@@ -103,6 +106,7 @@ export async function importBook(db: Db, firmId: number, files: string[], option
           if (!source.entities.has(entity)) continue;
           for await (const batch of source.batches(entity, BATCH_ROWS)) {
             if (entity === 'positions') await loadHeld(conn, lookups, storedAccountsOf(batch, lookups));
+            await loadStoredHistory(conn, firmId, entity, batch, lookups);
             for (const row of batch) handleRow(row, lookups, tables, errors);
             if (entity === 'tax_lots') imported.tax_lots += await lots.write(known, errors.length === 0);
             read[entity] += batch.length;

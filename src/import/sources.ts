@@ -4,7 +4,7 @@ import { basename, extname } from 'node:path';
 import { CsvSyntaxError, csvRowBatches } from '../shared/csv.js';
 
 /** Entities an import may carry, in the order they are validated and written (parents first). */
-export const ENTITIES = ['broker_dealers', 'representatives', 'products', 'clients', 'registrations', 'accounts', 'positions', 'tax_lots', 'substitutions'] as const;
+export const ENTITIES = ['broker_dealers', 'representatives', 'products', 'clients', 'registrations', 'accounts', 'positions', 'tax_lots', 'substitutions', 'prices', 'account_values'] as const;
 export type Entity = (typeof ENTITIES)[number];
 
 export interface ImportIssue {
@@ -76,6 +76,8 @@ const ALIASES: Record<string, Entity> = {
   taxlots: 'tax_lots',
   lots: 'tax_lots',
   substitutions: 'substitutions',
+  prices: 'prices',
+  accountvalues: 'account_values',
 };
 
 export const entityNamed = (name: string): Entity | undefined => ALIASES[normalize(name)];

@@ -18,6 +18,7 @@ import { tradingRoutes } from '../trading/routes.js';
 import { notificationRoutes } from '../notifications/routes.js';
 import { sleeveRoutes } from '../book/sleeves/routes.js';
 import { userRoutes } from '../auth/users-routes.js';
+import { performanceRoutes } from '../performance/index.js';
 
 /** The capabilities of the platform, in the order its reference lists them. */
 const TAGS = [
@@ -41,6 +42,7 @@ const TAGS = [
   { name: 'Trade blocks (legacy account endpoints)', description: 'Older account endpoints that set or clear an account\'s trading block through its `isTradingBlocked` flag.' },
   { name: 'Risk profiling', description: 'The risk-profiling partner: create a client for a household, send the client the questionnaire link, read the score back.' },
   { name: 'Notifications', description: 'Webhook integrations and push endpoints of partner applications, and the notifications they post to users.' },
+  { name: 'Performance', description: 'Time- and money-weighted returns of accounts, registrations and households from their stored daily values, a printable client report, and a batch for quarter-end runs.' },
 ];
 
 /**
@@ -77,6 +79,7 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
       await secured.register(representativeRoutes, { prefix, representatives: services.representatives });
       await secured.register(customFieldRoutes, { prefix, definitions: services.customFieldDefinitions });
       await secured.register(sleeveRoutes, { prefix, sleeves: services.sleeves });
+      await secured.register(performanceRoutes, { prefix, performance: services.performance });
     }
     await secured.register(userRoutes, { prefix: '/v1', users: services.users, basicLogin: services.basicLogin });
     await secured.register(riskQuestionnaireRoutes, { questionnaire: services.riskQuestionnaire, basePath });

@@ -213,6 +213,12 @@ const SPECS: Record<TableName, TableSpec> = {
     refs: { trade_group_id: 'trade_groups', account_id: 'accounts' },
     noId: true,
   },
+  account_values: {
+    columns: { account_id: I, value_date: T, market_value_cents: B, net_flow_cents: B, fees_cents: B, income_cents: B },
+    refs: { account_id: 'accounts' },
+    noId: true,
+    leaf: true,
+  },
 };
 
 /** Parents before children: the order every write follows. */
@@ -222,6 +228,7 @@ export const WRITE_ORDER: TableName[] = [
   'team_users', 'model_teams', 'trade_groups', 'clients', 'registrations', 'accounts', 'positions', 'tax_lots',
   'pending_transactions', 'trade_group_accounts', 'product_substitutions', 'user_defined_definitions', 'user_defined_values', 'sleeve_registrations',
   'set_aside_cash', 'trade_block_details',
+  'account_values',
 ];
 
 /** Table -> ids by row position: existing rows first (when a caller passes them), then written rows. */

@@ -69,7 +69,8 @@ export interface ChunkRows {
   /** `entity_id` indexes into `entity_table`: the chunk's accounts (entity 7) or registrations (6). */
   trade_block_details: (SeedRow<'trade_block_details', 'global_id' | 'entity_enum' | 'entity_id' | 'reason_id' | 'description' | 'start_date' | 'end_date' | 'is_deleted' | 'version'> & {
     entity_table: 'accounts' | 'registrations';
-  })[];
+  })[];  /** Performance history: an account's value and flows of a day (imports and the demo's history). */
+  account_values?: SeedRow<'account_values', 'account_id' | 'value_date' | 'market_value_cents' | 'net_flow_cents' | 'fees_cents' | 'income_cents'>[];
 }
 
 export type TableName = keyof FirmRows | keyof ChunkRows;

@@ -32,7 +32,7 @@ export function useTestApp(
     context.otherFirm = await createTestFirm(opened.db.kysely, 'beta');
     // pg-boss's tables go in a schema beside the suite's, dropped with it.
     const jobs = opened.db.schema ? { JOB_SCHEMA: `${opened.db.schema}_jobs` } : {};
-    const config = loadConfig({ LOG_LEVEL: 'silent', ...jobs, ...options.env }, { database: database.config });
+    const config = loadConfig({ LOG_LEVEL: 'silent', VALUATION_TIME: 'off', ...jobs, ...options.env }, { database: database.config });
     context.app = await buildApp({ config, db: opened.db, clock: options.clock, logStream: options.logStream });
     await context.app.ready();
     context.session = async (user, of = 'firm') => {

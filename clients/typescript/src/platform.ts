@@ -14931,6 +14931,1470 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/Portfolio/Accounts/{id}/Performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Time- and money-weighted returns of an account over a period, with the standard periods
+         * @description The period runs from the close of the last valuation before `startDate` (or from the inception) to the last valuation on or before `endDate`. Returns are fractions rounded to 8 places, money in dollars. A bad date or an `endDate` before `startDate` is a 400 naming it; without valuations the returns are null and `periods` is empty. 404 when there is no such record in your firm.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "entity": "Accounts",
+                         *       "id": 0,
+                         *       "name": "string",
+                         *       "startDate": "string",
+                         *       "endDate": "string",
+                         *       "inception": true,
+                         *       "beginningValue": 0,
+                         *       "endingValue": 0,
+                         *       "netFlows": 0,
+                         *       "fees": 0,
+                         *       "income": 0,
+                         *       "gainLoss": 0,
+                         *       "twrNet": 0,
+                         *       "twrGross": 0,
+                         *       "twrNetAnnualized": 0,
+                         *       "twrGrossAnnualized": 0,
+                         *       "mwr": 0,
+                         *       "mwrAnnualized": 0,
+                         *       "benchmark": {
+                         *         "name": "string",
+                         *         "twr": 0,
+                         *         "twrAnnualized": 0
+                         *       },
+                         *       "periods": [
+                         *         {
+                         *           "period": "MTD",
+                         *           "startDate": "string",
+                         *           "endDate": "string",
+                         *           "inception": true,
+                         *           "twrNet": 0,
+                         *           "twrGross": 0,
+                         *           "twrNetAnnualized": 0,
+                         *           "mwr": 0
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description What was measured: the path segment of its kind */
+                            entity: "Accounts" | "Registrations" | "Clients";
+                            id: number;
+                            name: string;
+                            /** @description First day measured: the inception date when `inception`, else the day after the beginning valuation */
+                            startDate: string | null;
+                            /** @description Last valuation date on or before the requested end */
+                            endDate: string | null;
+                            /** @description The period was moved to start at the first valuation */
+                            inception: boolean;
+                            /** @description Value at the close the period begins at */
+                            beginningValue: number | null;
+                            /** @description Value at the close of endDate */
+                            endingValue: number | null;
+                            /** @description External flows over the period, fees excluded */
+                            netFlows: number | null;
+                            /** @description Advisory fees over the period */
+                            fees: number | null;
+                            /** @description Dividends and interest over the period (part of the return) */
+                            income: number | null;
+                            /** @description endingValue − beginningValue − netFlows */
+                            gainLoss: number | null;
+                            /** @description Time-weighted return net of fees */
+                            twrNet: number | null;
+                            /** @description Time-weighted return gross of fees */
+                            twrGross: number | null;
+                            /** @description Null for periods under a year */
+                            twrNetAnnualized: number | null;
+                            /** @description Null for periods under a year */
+                            twrGrossAnnualized: number | null;
+                            /** @description Money-weighted return of the period (net) */
+                            mwr: number | null;
+                            /** @description The money-weighted annual rate; null for periods under a year */
+                            mwrAnnualized: number | null;
+                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            benchmark: {
+                                /** @description The model */
+                                name: string;
+                                twr: number;
+                                twrAnnualized: number | null;
+                            } | null;
+                            /** @description MTD, QTD, YTD, 1Y, 3Y, 5Y, ITD ending at endDate; a period beginning before the first valuation is left out, except ITD */
+                            periods: {
+                                period: "MTD" | "QTD" | "YTD" | "1Y" | "3Y" | "5Y" | "ITD";
+                                startDate: string;
+                                endDate: string;
+                                inception: boolean;
+                                /** @description Time-weighted return net of fees (0.0523 = 5.23 %) */
+                                twrNet: number | null;
+                                /** @description Time-weighted return gross of fees */
+                                twrGross: number | null;
+                                /** @description Annualised; null under a year */
+                                twrNetAnnualized: number | null;
+                                /** @description Money-weighted return of the period (net) */
+                                mwr: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Portfolio/Accounts/{id}/Performance/Daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One row per valuation date of an account over a period, for charts
+         * @description The first row is the close the period begins at (cumulative 0); each row carries the flows, fees and income since the previous valuation date.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "date": "string",
+                         *         "marketValue": 0,
+                         *         "netFlow": 0,
+                         *         "fees": 0,
+                         *         "income": 0,
+                         *         "twrNetCumulative": 0
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            date: string;
+                            marketValue: number;
+                            /** @description External flows since the previous valuation date */
+                            netFlow: number;
+                            fees: number;
+                            income: number;
+                            /** @description Net TWR from the period start to this close */
+                            twrNetCumulative: number;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Portfolio/Accounts/{id}/Performance/Report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A printable client report of an account (text/html)
+         * @description The period table, a growth-of-10,000 chart against the model's benchmark (inline SVG) and, for a registration or household, one row per account. Prints on paper and reads on a phone.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/html page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Portfolio/Registrations/{id}/Performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Time- and money-weighted returns of a registration over a period, with the standard periods
+         * @description The period runs from the close of the last valuation before `startDate` (or from the inception) to the last valuation on or before `endDate`. Returns are fractions rounded to 8 places, money in dollars. A bad date or an `endDate` before `startDate` is a 400 naming it; without valuations the returns are null and `periods` is empty. 404 when there is no such record in your firm.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "entity": "Accounts",
+                         *       "id": 0,
+                         *       "name": "string",
+                         *       "startDate": "string",
+                         *       "endDate": "string",
+                         *       "inception": true,
+                         *       "beginningValue": 0,
+                         *       "endingValue": 0,
+                         *       "netFlows": 0,
+                         *       "fees": 0,
+                         *       "income": 0,
+                         *       "gainLoss": 0,
+                         *       "twrNet": 0,
+                         *       "twrGross": 0,
+                         *       "twrNetAnnualized": 0,
+                         *       "twrGrossAnnualized": 0,
+                         *       "mwr": 0,
+                         *       "mwrAnnualized": 0,
+                         *       "benchmark": {
+                         *         "name": "string",
+                         *         "twr": 0,
+                         *         "twrAnnualized": 0
+                         *       },
+                         *       "periods": [
+                         *         {
+                         *           "period": "MTD",
+                         *           "startDate": "string",
+                         *           "endDate": "string",
+                         *           "inception": true,
+                         *           "twrNet": 0,
+                         *           "twrGross": 0,
+                         *           "twrNetAnnualized": 0,
+                         *           "mwr": 0
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description What was measured: the path segment of its kind */
+                            entity: "Accounts" | "Registrations" | "Clients";
+                            id: number;
+                            name: string;
+                            /** @description First day measured: the inception date when `inception`, else the day after the beginning valuation */
+                            startDate: string | null;
+                            /** @description Last valuation date on or before the requested end */
+                            endDate: string | null;
+                            /** @description The period was moved to start at the first valuation */
+                            inception: boolean;
+                            /** @description Value at the close the period begins at */
+                            beginningValue: number | null;
+                            /** @description Value at the close of endDate */
+                            endingValue: number | null;
+                            /** @description External flows over the period, fees excluded */
+                            netFlows: number | null;
+                            /** @description Advisory fees over the period */
+                            fees: number | null;
+                            /** @description Dividends and interest over the period (part of the return) */
+                            income: number | null;
+                            /** @description endingValue − beginningValue − netFlows */
+                            gainLoss: number | null;
+                            /** @description Time-weighted return net of fees */
+                            twrNet: number | null;
+                            /** @description Time-weighted return gross of fees */
+                            twrGross: number | null;
+                            /** @description Null for periods under a year */
+                            twrNetAnnualized: number | null;
+                            /** @description Null for periods under a year */
+                            twrGrossAnnualized: number | null;
+                            /** @description Money-weighted return of the period (net) */
+                            mwr: number | null;
+                            /** @description The money-weighted annual rate; null for periods under a year */
+                            mwrAnnualized: number | null;
+                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            benchmark: {
+                                /** @description The model */
+                                name: string;
+                                twr: number;
+                                twrAnnualized: number | null;
+                            } | null;
+                            /** @description MTD, QTD, YTD, 1Y, 3Y, 5Y, ITD ending at endDate; a period beginning before the first valuation is left out, except ITD */
+                            periods: {
+                                period: "MTD" | "QTD" | "YTD" | "1Y" | "3Y" | "5Y" | "ITD";
+                                startDate: string;
+                                endDate: string;
+                                inception: boolean;
+                                /** @description Time-weighted return net of fees (0.0523 = 5.23 %) */
+                                twrNet: number | null;
+                                /** @description Time-weighted return gross of fees */
+                                twrGross: number | null;
+                                /** @description Annualised; null under a year */
+                                twrNetAnnualized: number | null;
+                                /** @description Money-weighted return of the period (net) */
+                                mwr: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Portfolio/Registrations/{id}/Performance/Daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One row per valuation date of a registration over a period, for charts
+         * @description The first row is the close the period begins at (cumulative 0); each row carries the flows, fees and income since the previous valuation date.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "date": "string",
+                         *         "marketValue": 0,
+                         *         "netFlow": 0,
+                         *         "fees": 0,
+                         *         "income": 0,
+                         *         "twrNetCumulative": 0
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            date: string;
+                            marketValue: number;
+                            /** @description External flows since the previous valuation date */
+                            netFlow: number;
+                            fees: number;
+                            income: number;
+                            /** @description Net TWR from the period start to this close */
+                            twrNetCumulative: number;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Portfolio/Registrations/{id}/Performance/Report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A printable client report of a registration (text/html)
+         * @description The period table, a growth-of-10,000 chart against the model's benchmark (inline SVG) and, for a registration or household, one row per account. Prints on paper and reads on a phone.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/html page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Portfolio/Clients/{id}/Performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Time- and money-weighted returns of a household over a period, with the standard periods
+         * @description The period runs from the close of the last valuation before `startDate` (or from the inception) to the last valuation on or before `endDate`. Returns are fractions rounded to 8 places, money in dollars. A bad date or an `endDate` before `startDate` is a 400 naming it; without valuations the returns are null and `periods` is empty. 404 when there is no such record in your firm.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "entity": "Accounts",
+                         *       "id": 0,
+                         *       "name": "string",
+                         *       "startDate": "string",
+                         *       "endDate": "string",
+                         *       "inception": true,
+                         *       "beginningValue": 0,
+                         *       "endingValue": 0,
+                         *       "netFlows": 0,
+                         *       "fees": 0,
+                         *       "income": 0,
+                         *       "gainLoss": 0,
+                         *       "twrNet": 0,
+                         *       "twrGross": 0,
+                         *       "twrNetAnnualized": 0,
+                         *       "twrGrossAnnualized": 0,
+                         *       "mwr": 0,
+                         *       "mwrAnnualized": 0,
+                         *       "benchmark": {
+                         *         "name": "string",
+                         *         "twr": 0,
+                         *         "twrAnnualized": 0
+                         *       },
+                         *       "periods": [
+                         *         {
+                         *           "period": "MTD",
+                         *           "startDate": "string",
+                         *           "endDate": "string",
+                         *           "inception": true,
+                         *           "twrNet": 0,
+                         *           "twrGross": 0,
+                         *           "twrNetAnnualized": 0,
+                         *           "mwr": 0
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description What was measured: the path segment of its kind */
+                            entity: "Accounts" | "Registrations" | "Clients";
+                            id: number;
+                            name: string;
+                            /** @description First day measured: the inception date when `inception`, else the day after the beginning valuation */
+                            startDate: string | null;
+                            /** @description Last valuation date on or before the requested end */
+                            endDate: string | null;
+                            /** @description The period was moved to start at the first valuation */
+                            inception: boolean;
+                            /** @description Value at the close the period begins at */
+                            beginningValue: number | null;
+                            /** @description Value at the close of endDate */
+                            endingValue: number | null;
+                            /** @description External flows over the period, fees excluded */
+                            netFlows: number | null;
+                            /** @description Advisory fees over the period */
+                            fees: number | null;
+                            /** @description Dividends and interest over the period (part of the return) */
+                            income: number | null;
+                            /** @description endingValue − beginningValue − netFlows */
+                            gainLoss: number | null;
+                            /** @description Time-weighted return net of fees */
+                            twrNet: number | null;
+                            /** @description Time-weighted return gross of fees */
+                            twrGross: number | null;
+                            /** @description Null for periods under a year */
+                            twrNetAnnualized: number | null;
+                            /** @description Null for periods under a year */
+                            twrGrossAnnualized: number | null;
+                            /** @description Money-weighted return of the period (net) */
+                            mwr: number | null;
+                            /** @description The money-weighted annual rate; null for periods under a year */
+                            mwrAnnualized: number | null;
+                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            benchmark: {
+                                /** @description The model */
+                                name: string;
+                                twr: number;
+                                twrAnnualized: number | null;
+                            } | null;
+                            /** @description MTD, QTD, YTD, 1Y, 3Y, 5Y, ITD ending at endDate; a period beginning before the first valuation is left out, except ITD */
+                            periods: {
+                                period: "MTD" | "QTD" | "YTD" | "1Y" | "3Y" | "5Y" | "ITD";
+                                startDate: string;
+                                endDate: string;
+                                inception: boolean;
+                                /** @description Time-weighted return net of fees (0.0523 = 5.23 %) */
+                                twrNet: number | null;
+                                /** @description Time-weighted return gross of fees */
+                                twrGross: number | null;
+                                /** @description Annualised; null under a year */
+                                twrNetAnnualized: number | null;
+                                /** @description Money-weighted return of the period (net) */
+                                mwr: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Portfolio/Clients/{id}/Performance/Daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One row per valuation date of a household over a period, for charts
+         * @description The first row is the close the period begins at (cumulative 0); each row carries the flows, fees and income since the previous valuation date.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "date": "string",
+                         *         "marketValue": 0,
+                         *         "netFlow": 0,
+                         *         "fees": 0,
+                         *         "income": 0,
+                         *         "twrNetCumulative": 0
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            date: string;
+                            marketValue: number;
+                            /** @description External flows since the previous valuation date */
+                            netFlow: number;
+                            fees: number;
+                            income: number;
+                            /** @description Net TWR from the period start to this close */
+                            twrNetCumulative: number;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Portfolio/Clients/{id}/Performance/Report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A printable client report of a household (text/html)
+         * @description The period table, a growth-of-10,000 chart against the model's benchmark (inline SVG) and, for a registration or household, one row per account. Prints on paper and reads on a phone.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/html page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/Reporting/Performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The performance records of many accounts, registrations or households at once (a quarter-end run), paged
+         * @description Without `ids`, every entity of the kind in your firm in id order; with them, those in the order given. Page with `$top` (at most 1000) and `$skip`; a page shorter than `$top` is the last. An id not of your firm is a 400 naming it.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "entity": "Accounts",
+                     *       "ids": [
+                     *         1
+                     *       ],
+                     *       "startDate": "2026-09-30",
+                     *       "endDate": "2026-09-30",
+                     *       "property1": null,
+                     *       "property2": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Accounts, Registrations or Clients (households) */
+                        entity: "Accounts" | "Registrations" | "Clients";
+                        /** @description The entities to measure; omitted: every one of the firm, in id order */
+                        ids?: number[];
+                        /**
+                         * @description First day of the period; default: each entity's inception
+                         * @example 2026-09-30
+                         */
+                        startDate?: string;
+                        /**
+                         * @description Last day of the period; default: each entity's last valuation
+                         * @example 2026-09-30
+                         */
+                        endDate?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "entity": "Accounts",
+                         *         "id": 0,
+                         *         "name": "string",
+                         *         "startDate": "string",
+                         *         "endDate": "string",
+                         *         "inception": true,
+                         *         "beginningValue": 0,
+                         *         "endingValue": 0,
+                         *         "netFlows": 0,
+                         *         "fees": 0,
+                         *         "income": 0,
+                         *         "gainLoss": 0,
+                         *         "twrNet": 0,
+                         *         "twrGross": 0,
+                         *         "twrNetAnnualized": 0,
+                         *         "twrGrossAnnualized": 0,
+                         *         "mwr": 0,
+                         *         "mwrAnnualized": 0,
+                         *         "benchmark": {
+                         *           "name": "string",
+                         *           "twr": 0,
+                         *           "twrAnnualized": 0
+                         *         },
+                         *         "periods": [
+                         *           {
+                         *             "period": "MTD",
+                         *             "startDate": "string",
+                         *             "endDate": "string",
+                         *             "inception": true,
+                         *             "twrNet": 0,
+                         *             "twrGross": 0,
+                         *             "twrNetAnnualized": 0,
+                         *             "mwr": 0
+                         *           }
+                         *         ]
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description What was measured: the path segment of its kind */
+                            entity: "Accounts" | "Registrations" | "Clients";
+                            id: number;
+                            name: string;
+                            /** @description First day measured: the inception date when `inception`, else the day after the beginning valuation */
+                            startDate: string | null;
+                            /** @description Last valuation date on or before the requested end */
+                            endDate: string | null;
+                            /** @description The period was moved to start at the first valuation */
+                            inception: boolean;
+                            /** @description Value at the close the period begins at */
+                            beginningValue: number | null;
+                            /** @description Value at the close of endDate */
+                            endingValue: number | null;
+                            /** @description External flows over the period, fees excluded */
+                            netFlows: number | null;
+                            /** @description Advisory fees over the period */
+                            fees: number | null;
+                            /** @description Dividends and interest over the period (part of the return) */
+                            income: number | null;
+                            /** @description endingValue − beginningValue − netFlows */
+                            gainLoss: number | null;
+                            /** @description Time-weighted return net of fees */
+                            twrNet: number | null;
+                            /** @description Time-weighted return gross of fees */
+                            twrGross: number | null;
+                            /** @description Null for periods under a year */
+                            twrNetAnnualized: number | null;
+                            /** @description Null for periods under a year */
+                            twrGrossAnnualized: number | null;
+                            /** @description Money-weighted return of the period (net) */
+                            mwr: number | null;
+                            /** @description The money-weighted annual rate; null for periods under a year */
+                            mwrAnnualized: number | null;
+                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            benchmark: {
+                                /** @description The model */
+                                name: string;
+                                twr: number;
+                                twrAnnualized: number | null;
+                            } | null;
+                            /** @description MTD, QTD, YTD, 1Y, 3Y, 5Y, ITD ending at endDate; a period beginning before the first valuation is left out, except ITD */
+                            periods: {
+                                period: "MTD" | "QTD" | "YTD" | "1Y" | "3Y" | "5Y" | "ITD";
+                                startDate: string;
+                                endDate: string;
+                                inception: boolean;
+                                /** @description Time-weighted return net of fees (0.0523 = 5.23 %) */
+                                twrNet: number | null;
+                                /** @description Time-weighted return gross of fees */
+                                twrGross: number | null;
+                                /** @description Annualised; null under a year */
+                                twrNetAnnualized: number | null;
+                                /** @description Money-weighted return of the period (net) */
+                                mwr: number | null;
+                            }[];
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Portfolio/Clients": {
         parameters: {
             query?: never;
@@ -28917,6 +30381,1470 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Portfolio/Accounts/{id}/Performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Time- and money-weighted returns of an account over a period, with the standard periods
+         * @description The period runs from the close of the last valuation before `startDate` (or from the inception) to the last valuation on or before `endDate`. Returns are fractions rounded to 8 places, money in dollars. A bad date or an `endDate` before `startDate` is a 400 naming it; without valuations the returns are null and `periods` is empty. 404 when there is no such record in your firm.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "entity": "Accounts",
+                         *       "id": 0,
+                         *       "name": "string",
+                         *       "startDate": "string",
+                         *       "endDate": "string",
+                         *       "inception": true,
+                         *       "beginningValue": 0,
+                         *       "endingValue": 0,
+                         *       "netFlows": 0,
+                         *       "fees": 0,
+                         *       "income": 0,
+                         *       "gainLoss": 0,
+                         *       "twrNet": 0,
+                         *       "twrGross": 0,
+                         *       "twrNetAnnualized": 0,
+                         *       "twrGrossAnnualized": 0,
+                         *       "mwr": 0,
+                         *       "mwrAnnualized": 0,
+                         *       "benchmark": {
+                         *         "name": "string",
+                         *         "twr": 0,
+                         *         "twrAnnualized": 0
+                         *       },
+                         *       "periods": [
+                         *         {
+                         *           "period": "MTD",
+                         *           "startDate": "string",
+                         *           "endDate": "string",
+                         *           "inception": true,
+                         *           "twrNet": 0,
+                         *           "twrGross": 0,
+                         *           "twrNetAnnualized": 0,
+                         *           "mwr": 0
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description What was measured: the path segment of its kind */
+                            entity: "Accounts" | "Registrations" | "Clients";
+                            id: number;
+                            name: string;
+                            /** @description First day measured: the inception date when `inception`, else the day after the beginning valuation */
+                            startDate: string | null;
+                            /** @description Last valuation date on or before the requested end */
+                            endDate: string | null;
+                            /** @description The period was moved to start at the first valuation */
+                            inception: boolean;
+                            /** @description Value at the close the period begins at */
+                            beginningValue: number | null;
+                            /** @description Value at the close of endDate */
+                            endingValue: number | null;
+                            /** @description External flows over the period, fees excluded */
+                            netFlows: number | null;
+                            /** @description Advisory fees over the period */
+                            fees: number | null;
+                            /** @description Dividends and interest over the period (part of the return) */
+                            income: number | null;
+                            /** @description endingValue − beginningValue − netFlows */
+                            gainLoss: number | null;
+                            /** @description Time-weighted return net of fees */
+                            twrNet: number | null;
+                            /** @description Time-weighted return gross of fees */
+                            twrGross: number | null;
+                            /** @description Null for periods under a year */
+                            twrNetAnnualized: number | null;
+                            /** @description Null for periods under a year */
+                            twrGrossAnnualized: number | null;
+                            /** @description Money-weighted return of the period (net) */
+                            mwr: number | null;
+                            /** @description The money-weighted annual rate; null for periods under a year */
+                            mwrAnnualized: number | null;
+                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            benchmark: {
+                                /** @description The model */
+                                name: string;
+                                twr: number;
+                                twrAnnualized: number | null;
+                            } | null;
+                            /** @description MTD, QTD, YTD, 1Y, 3Y, 5Y, ITD ending at endDate; a period beginning before the first valuation is left out, except ITD */
+                            periods: {
+                                period: "MTD" | "QTD" | "YTD" | "1Y" | "3Y" | "5Y" | "ITD";
+                                startDate: string;
+                                endDate: string;
+                                inception: boolean;
+                                /** @description Time-weighted return net of fees (0.0523 = 5.23 %) */
+                                twrNet: number | null;
+                                /** @description Time-weighted return gross of fees */
+                                twrGross: number | null;
+                                /** @description Annualised; null under a year */
+                                twrNetAnnualized: number | null;
+                                /** @description Money-weighted return of the period (net) */
+                                mwr: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Portfolio/Accounts/{id}/Performance/Daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One row per valuation date of an account over a period, for charts
+         * @description The first row is the close the period begins at (cumulative 0); each row carries the flows, fees and income since the previous valuation date.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "date": "string",
+                         *         "marketValue": 0,
+                         *         "netFlow": 0,
+                         *         "fees": 0,
+                         *         "income": 0,
+                         *         "twrNetCumulative": 0
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            date: string;
+                            marketValue: number;
+                            /** @description External flows since the previous valuation date */
+                            netFlow: number;
+                            fees: number;
+                            income: number;
+                            /** @description Net TWR from the period start to this close */
+                            twrNetCumulative: number;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Portfolio/Accounts/{id}/Performance/Report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A printable client report of an account (text/html)
+         * @description The period table, a growth-of-10,000 chart against the model's benchmark (inline SVG) and, for a registration or household, one row per account. Prints on paper and reads on a phone.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/html page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Portfolio/Registrations/{id}/Performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Time- and money-weighted returns of a registration over a period, with the standard periods
+         * @description The period runs from the close of the last valuation before `startDate` (or from the inception) to the last valuation on or before `endDate`. Returns are fractions rounded to 8 places, money in dollars. A bad date or an `endDate` before `startDate` is a 400 naming it; without valuations the returns are null and `periods` is empty. 404 when there is no such record in your firm.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "entity": "Accounts",
+                         *       "id": 0,
+                         *       "name": "string",
+                         *       "startDate": "string",
+                         *       "endDate": "string",
+                         *       "inception": true,
+                         *       "beginningValue": 0,
+                         *       "endingValue": 0,
+                         *       "netFlows": 0,
+                         *       "fees": 0,
+                         *       "income": 0,
+                         *       "gainLoss": 0,
+                         *       "twrNet": 0,
+                         *       "twrGross": 0,
+                         *       "twrNetAnnualized": 0,
+                         *       "twrGrossAnnualized": 0,
+                         *       "mwr": 0,
+                         *       "mwrAnnualized": 0,
+                         *       "benchmark": {
+                         *         "name": "string",
+                         *         "twr": 0,
+                         *         "twrAnnualized": 0
+                         *       },
+                         *       "periods": [
+                         *         {
+                         *           "period": "MTD",
+                         *           "startDate": "string",
+                         *           "endDate": "string",
+                         *           "inception": true,
+                         *           "twrNet": 0,
+                         *           "twrGross": 0,
+                         *           "twrNetAnnualized": 0,
+                         *           "mwr": 0
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description What was measured: the path segment of its kind */
+                            entity: "Accounts" | "Registrations" | "Clients";
+                            id: number;
+                            name: string;
+                            /** @description First day measured: the inception date when `inception`, else the day after the beginning valuation */
+                            startDate: string | null;
+                            /** @description Last valuation date on or before the requested end */
+                            endDate: string | null;
+                            /** @description The period was moved to start at the first valuation */
+                            inception: boolean;
+                            /** @description Value at the close the period begins at */
+                            beginningValue: number | null;
+                            /** @description Value at the close of endDate */
+                            endingValue: number | null;
+                            /** @description External flows over the period, fees excluded */
+                            netFlows: number | null;
+                            /** @description Advisory fees over the period */
+                            fees: number | null;
+                            /** @description Dividends and interest over the period (part of the return) */
+                            income: number | null;
+                            /** @description endingValue − beginningValue − netFlows */
+                            gainLoss: number | null;
+                            /** @description Time-weighted return net of fees */
+                            twrNet: number | null;
+                            /** @description Time-weighted return gross of fees */
+                            twrGross: number | null;
+                            /** @description Null for periods under a year */
+                            twrNetAnnualized: number | null;
+                            /** @description Null for periods under a year */
+                            twrGrossAnnualized: number | null;
+                            /** @description Money-weighted return of the period (net) */
+                            mwr: number | null;
+                            /** @description The money-weighted annual rate; null for periods under a year */
+                            mwrAnnualized: number | null;
+                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            benchmark: {
+                                /** @description The model */
+                                name: string;
+                                twr: number;
+                                twrAnnualized: number | null;
+                            } | null;
+                            /** @description MTD, QTD, YTD, 1Y, 3Y, 5Y, ITD ending at endDate; a period beginning before the first valuation is left out, except ITD */
+                            periods: {
+                                period: "MTD" | "QTD" | "YTD" | "1Y" | "3Y" | "5Y" | "ITD";
+                                startDate: string;
+                                endDate: string;
+                                inception: boolean;
+                                /** @description Time-weighted return net of fees (0.0523 = 5.23 %) */
+                                twrNet: number | null;
+                                /** @description Time-weighted return gross of fees */
+                                twrGross: number | null;
+                                /** @description Annualised; null under a year */
+                                twrNetAnnualized: number | null;
+                                /** @description Money-weighted return of the period (net) */
+                                mwr: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Portfolio/Registrations/{id}/Performance/Daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One row per valuation date of a registration over a period, for charts
+         * @description The first row is the close the period begins at (cumulative 0); each row carries the flows, fees and income since the previous valuation date.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "date": "string",
+                         *         "marketValue": 0,
+                         *         "netFlow": 0,
+                         *         "fees": 0,
+                         *         "income": 0,
+                         *         "twrNetCumulative": 0
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            date: string;
+                            marketValue: number;
+                            /** @description External flows since the previous valuation date */
+                            netFlow: number;
+                            fees: number;
+                            income: number;
+                            /** @description Net TWR from the period start to this close */
+                            twrNetCumulative: number;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Portfolio/Registrations/{id}/Performance/Report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A printable client report of a registration (text/html)
+         * @description The period table, a growth-of-10,000 chart against the model's benchmark (inline SVG) and, for a registration or household, one row per account. Prints on paper and reads on a phone.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/html page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Portfolio/Clients/{id}/Performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Time- and money-weighted returns of a household over a period, with the standard periods
+         * @description The period runs from the close of the last valuation before `startDate` (or from the inception) to the last valuation on or before `endDate`. Returns are fractions rounded to 8 places, money in dollars. A bad date or an `endDate` before `startDate` is a 400 naming it; without valuations the returns are null and `periods` is empty. 404 when there is no such record in your firm.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "entity": "Accounts",
+                         *       "id": 0,
+                         *       "name": "string",
+                         *       "startDate": "string",
+                         *       "endDate": "string",
+                         *       "inception": true,
+                         *       "beginningValue": 0,
+                         *       "endingValue": 0,
+                         *       "netFlows": 0,
+                         *       "fees": 0,
+                         *       "income": 0,
+                         *       "gainLoss": 0,
+                         *       "twrNet": 0,
+                         *       "twrGross": 0,
+                         *       "twrNetAnnualized": 0,
+                         *       "twrGrossAnnualized": 0,
+                         *       "mwr": 0,
+                         *       "mwrAnnualized": 0,
+                         *       "benchmark": {
+                         *         "name": "string",
+                         *         "twr": 0,
+                         *         "twrAnnualized": 0
+                         *       },
+                         *       "periods": [
+                         *         {
+                         *           "period": "MTD",
+                         *           "startDate": "string",
+                         *           "endDate": "string",
+                         *           "inception": true,
+                         *           "twrNet": 0,
+                         *           "twrGross": 0,
+                         *           "twrNetAnnualized": 0,
+                         *           "mwr": 0
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description What was measured: the path segment of its kind */
+                            entity: "Accounts" | "Registrations" | "Clients";
+                            id: number;
+                            name: string;
+                            /** @description First day measured: the inception date when `inception`, else the day after the beginning valuation */
+                            startDate: string | null;
+                            /** @description Last valuation date on or before the requested end */
+                            endDate: string | null;
+                            /** @description The period was moved to start at the first valuation */
+                            inception: boolean;
+                            /** @description Value at the close the period begins at */
+                            beginningValue: number | null;
+                            /** @description Value at the close of endDate */
+                            endingValue: number | null;
+                            /** @description External flows over the period, fees excluded */
+                            netFlows: number | null;
+                            /** @description Advisory fees over the period */
+                            fees: number | null;
+                            /** @description Dividends and interest over the period (part of the return) */
+                            income: number | null;
+                            /** @description endingValue − beginningValue − netFlows */
+                            gainLoss: number | null;
+                            /** @description Time-weighted return net of fees */
+                            twrNet: number | null;
+                            /** @description Time-weighted return gross of fees */
+                            twrGross: number | null;
+                            /** @description Null for periods under a year */
+                            twrNetAnnualized: number | null;
+                            /** @description Null for periods under a year */
+                            twrGrossAnnualized: number | null;
+                            /** @description Money-weighted return of the period (net) */
+                            mwr: number | null;
+                            /** @description The money-weighted annual rate; null for periods under a year */
+                            mwrAnnualized: number | null;
+                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            benchmark: {
+                                /** @description The model */
+                                name: string;
+                                twr: number;
+                                twrAnnualized: number | null;
+                            } | null;
+                            /** @description MTD, QTD, YTD, 1Y, 3Y, 5Y, ITD ending at endDate; a period beginning before the first valuation is left out, except ITD */
+                            periods: {
+                                period: "MTD" | "QTD" | "YTD" | "1Y" | "3Y" | "5Y" | "ITD";
+                                startDate: string;
+                                endDate: string;
+                                inception: boolean;
+                                /** @description Time-weighted return net of fees (0.0523 = 5.23 %) */
+                                twrNet: number | null;
+                                /** @description Time-weighted return gross of fees */
+                                twrGross: number | null;
+                                /** @description Annualised; null under a year */
+                                twrNetAnnualized: number | null;
+                                /** @description Money-weighted return of the period (net) */
+                                mwr: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Portfolio/Clients/{id}/Performance/Daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One row per valuation date of a household over a period, for charts
+         * @description The first row is the close the period begins at (cumulative 0); each row carries the flows, fees and income since the previous valuation date.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "date": "string",
+                         *         "marketValue": 0,
+                         *         "netFlow": 0,
+                         *         "fees": 0,
+                         *         "income": 0,
+                         *         "twrNetCumulative": 0
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            date: string;
+                            marketValue: number;
+                            /** @description External flows since the previous valuation date */
+                            netFlow: number;
+                            fees: number;
+                            income: number;
+                            /** @description Net TWR from the period start to this close */
+                            twrNetCumulative: number;
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Portfolio/Clients/{id}/Performance/Report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A printable client report of a household (text/html)
+         * @description The period table, a growth-of-10,000 chart against the model's benchmark (inline SVG) and, for a registration or household, one row per account. Prints on paper and reads on a phone.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description First day of the period (YYYY-MM-DD); default: the inception
+                     * @example 2026-09-30
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Last day of the period (YYYY-MM-DD); default: the last valuation
+                     * @example 2026-09-30
+                     */
+                    endDate?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Id of the account, registration or household */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/html page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Reporting/Performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The performance records of many accounts, registrations or households at once (a quarter-end run), paged
+         * @description Without `ids`, every entity of the kind in your firm in id order; with them, those in the order given. Page with `$top` (at most 1000) and `$skip`; a page shorter than `$top` is the last. An id not of your firm is a 400 naming it.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "entity": "Accounts",
+                     *       "ids": [
+                     *         1
+                     *       ],
+                     *       "startDate": "2026-09-30",
+                     *       "endDate": "2026-09-30",
+                     *       "property1": null,
+                     *       "property2": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Accounts, Registrations or Clients (households) */
+                        entity: "Accounts" | "Registrations" | "Clients";
+                        /** @description The entities to measure; omitted: every one of the firm, in id order */
+                        ids?: number[];
+                        /**
+                         * @description First day of the period; default: each entity's inception
+                         * @example 2026-09-30
+                         */
+                        startDate?: string;
+                        /**
+                         * @description Last day of the period; default: each entity's last valuation
+                         * @example 2026-09-30
+                         */
+                        endDate?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example [
+                         *       {
+                         *         "entity": "Accounts",
+                         *         "id": 0,
+                         *         "name": "string",
+                         *         "startDate": "string",
+                         *         "endDate": "string",
+                         *         "inception": true,
+                         *         "beginningValue": 0,
+                         *         "endingValue": 0,
+                         *         "netFlows": 0,
+                         *         "fees": 0,
+                         *         "income": 0,
+                         *         "gainLoss": 0,
+                         *         "twrNet": 0,
+                         *         "twrGross": 0,
+                         *         "twrNetAnnualized": 0,
+                         *         "twrGrossAnnualized": 0,
+                         *         "mwr": 0,
+                         *         "mwrAnnualized": 0,
+                         *         "benchmark": {
+                         *           "name": "string",
+                         *           "twr": 0,
+                         *           "twrAnnualized": 0
+                         *         },
+                         *         "periods": [
+                         *           {
+                         *             "period": "MTD",
+                         *             "startDate": "string",
+                         *             "endDate": "string",
+                         *             "inception": true,
+                         *             "twrNet": 0,
+                         *             "twrGross": 0,
+                         *             "twrNetAnnualized": 0,
+                         *             "mwr": 0
+                         *           }
+                         *         ]
+                         *       }
+                         *     ]
+                         */
+                        "application/json": {
+                            /** @description What was measured: the path segment of its kind */
+                            entity: "Accounts" | "Registrations" | "Clients";
+                            id: number;
+                            name: string;
+                            /** @description First day measured: the inception date when `inception`, else the day after the beginning valuation */
+                            startDate: string | null;
+                            /** @description Last valuation date on or before the requested end */
+                            endDate: string | null;
+                            /** @description The period was moved to start at the first valuation */
+                            inception: boolean;
+                            /** @description Value at the close the period begins at */
+                            beginningValue: number | null;
+                            /** @description Value at the close of endDate */
+                            endingValue: number | null;
+                            /** @description External flows over the period, fees excluded */
+                            netFlows: number | null;
+                            /** @description Advisory fees over the period */
+                            fees: number | null;
+                            /** @description Dividends and interest over the period (part of the return) */
+                            income: number | null;
+                            /** @description endingValue − beginningValue − netFlows */
+                            gainLoss: number | null;
+                            /** @description Time-weighted return net of fees */
+                            twrNet: number | null;
+                            /** @description Time-weighted return gross of fees */
+                            twrGross: number | null;
+                            /** @description Null for periods under a year */
+                            twrNetAnnualized: number | null;
+                            /** @description Null for periods under a year */
+                            twrGrossAnnualized: number | null;
+                            /** @description Money-weighted return of the period (net) */
+                            mwr: number | null;
+                            /** @description The money-weighted annual rate; null for periods under a year */
+                            mwrAnnualized: number | null;
+                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            benchmark: {
+                                /** @description The model */
+                                name: string;
+                                twr: number;
+                                twrAnnualized: number | null;
+                            } | null;
+                            /** @description MTD, QTD, YTD, 1Y, 3Y, 5Y, ITD ending at endDate; a period beginning before the first valuation is left out, except ITD */
+                            periods: {
+                                period: "MTD" | "QTD" | "YTD" | "1Y" | "3Y" | "5Y" | "ITD";
+                                startDate: string;
+                                endDate: string;
+                                inception: boolean;
+                                /** @description Time-weighted return net of fees (0.0523 = 5.23 %) */
+                                twrNet: number | null;
+                                /** @description Time-weighted return gross of fees */
+                                twrGross: number | null;
+                                /** @description Annualised; null under a year */
+                                twrNetAnnualized: number | null;
+                                /** @description Money-weighted return of the period (net) */
+                                mwr: number | null;
+                            }[];
+                        }[];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

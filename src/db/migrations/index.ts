@@ -19,6 +19,7 @@ import { riskClientsByHousehold } from './0017_risk_clients_by_household.js';
 import { tenantKeys } from './0018_tenant_keys.js';
 import { tradeInstancePages } from './0019_trade_instance_pages.js';
 import { boundedLookups } from './0020_bounded_lookups.js';
+import { performance } from './0025_performance.js';
 import { searchIndexes } from './0026_search_indexes.js';
 import { substitutionScopes } from './0027_substitution_scopes.js';
 import { accountIsSma } from './0028_account_is_sma.js';
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0018_tenant_keys': tenantKeys,
   '0019_trade_instance_pages': tradeInstancePages,
   '0020_bounded_lookups': boundedLookups,
+  '0025_performance': performance,
   '0026_search_indexes': searchIndexes,
   '0027_substitution_scopes': substitutionScopes,
   '0028_account_is_sma': accountIsSma,

@@ -1,0 +1,218 @@
+// Reads of performance history and the entities it is measured for; writes of the daily valuation.
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { bulkInsert, type BulkColumn } from '../db/bulk-insert.js';
+import type { HistoryDay } from '../engine/performance/returns.js';
+
+export type PerformanceEntity = 'Accounts' | 'Registrations' | 'Clients';
+
+export interface MemberAccount {
+  id: number;
+  number: string;
+  name: string;
+  modelId: number | null;
+}
+
+export interface ModelTargets {
+  name: string;
+  lines: { productId: number; weight: number }[];
+}
+
+const CHUNK = 500;
+
+/** Day number of a stored YYYY-MM-DD date: written checked, so read without the checks of dayOf. */
+const storedDay = (text: string): number => Date.parse(text) / 86_400_000;
+
+export class PerformanceRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The entity's name, or undefined when it is not one of the firm's. */
+  async nameOf(firmId: number, entity: PerformanceEntity, id: number): Promise<string | undefined> {
+    const table = entity === 'Accounts' ? 'accounts' : entity === 'Registrations' ? 'registrations' : 'clients';
+    const row = await this.db.selectFrom(table).select('name').where('firm_id', '=', firmId).where('id', '=', id).executeTakeFirst();
+    return row?.name;
+  }
+
+  async firmName(firmId: number): Promise<string> {
+    return (await this.db.selectFrom('firms').select('name').where('id', '=', firmId).executeTakeFirst())?.name ?? '';
+  }
+
+  /** Ids of the firm's entities of a kind, in id order, a page at a time. */
+  async idsPage(firmId: number, entity: PerformanceEntity, top: number, skip: number): Promise<number[]> {
+    const table = entity === 'Accounts' ? 'accounts' : entity === 'Registrations' ? 'registrations' : 'clients';
+    const rows = await this.db.selectFrom(table).select('id').where('firm_id', '=', firmId).orderBy('id').limit(top).offset(skip).execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** The accounts each entity is made of (an account: itself), in account id order. */
+  async membersOf(firmId: number, entity: PerformanceEntity, ids: readonly number[]): Promise<Map<number, MemberAccount[]>> {
+    const out = new Map<number, MemberAccount[]>(ids.map((id) => [id, []]));
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const part = ids.slice(i, i + CHUNK);
+      let query = this.db
+        .selectFrom('accounts')
+        .innerJoin('registrations', 'registrations.id', 'accounts.registration_id')
+        .select(['accounts.id', 'accounts.number', 'accounts.name', 'accounts.model_id', 'accounts.registration_id', 'registrations.client_id'])
+        .where('accounts.firm_id', '=', firmId);
+      if (entity === 'Accounts') query = query.where('accounts.id', 'in', part);
+      else if (entity === 'Registrations') query = query.where('accounts.registration_id', 'in', part);
+      else query = query.where('registrations.client_id', 'in', part);
+      for (const a of await query.orderBy('accounts.id').execute()) {
+        const key = entity === 'Accounts' ? a.id : entity === 'Registrations' ? a.registration_id : a.client_id;
+        out.get(key)?.push({ id: a.id, number: a.number, name: a.name, modelId: a.model_id });
+      }
+    }
+    return out;
+  }
+
+  /** Each account's history in date order, money in cents. */
+  async histories(firmId: number, accountIds: readonly number[], untilDate?: string): Promise<Map<number, HistoryDay[]>> {
+    const out = new Map<number, HistoryDay[]>(accountIds.map((id) => [id, []]));
+    for (let i = 0; i < accountIds.length; i += CHUNK) {
+      let query = this.db
+        .selectFrom('account_values')
+        .select(['account_id', 'value_date', 'market_value_cents', 'net_flow_cents', 'fees_cents', 'income_cents'])
+        .where('firm_id', '=', firmId)
+        .where('account_id', 'in', accountIds.slice(i, i + CHUNK));
+      if (untilDate) query = query.where('value_date', '<=', untilDate);
+      for (const r of await query.orderBy('account_id').orderBy('value_date').execute()) {
+        out.get(r.account_id)?.push({ day: storedDay(r.value_date), value: r.market_value_cents, flow: r.net_flow_cents, fee: r.fees_cents, income: r.income_cents });
+      }
+    }
+    return out;
+  }
+
+  async modelTargets(firmId: number, modelId: number): Promise<ModelTargets | undefined> {
+    const model = await this.db.selectFrom('models').select('name').where('firm_id', '=', firmId).where('id', '=', modelId).executeTakeFirst();
+    if (!model) return undefined;
+    const lines = await this.db
+      .selectFrom('model_allocations')
+      .innerJoin('products', 'products.id', 'model_allocations.product_id')
+      .select(['model_allocations.product_id', 'model_allocations.target_pct', 'products.is_cash'])
+      .where('model_allocations.firm_id', '=', firmId)
+      .where('model_allocations.model_id', '=', modelId)
+      .orderBy('model_allocations.product_id')
+      .execute();
+    // A cash product among the targets returns 0 %, like the model's cash line.
+    return { name: model.name, lines: lines.filter((l) => l.is_cash !== 1).map((l) => ({ productId: l.product_id, weight: l.target_pct / 100 })) };
+  }
+
+  /** Price histories (micros) of products up to a date, in date order. */
+  async priceHistories(firmId: number, productIds: readonly number[], untilDate: string): Promise<Map<number, { day: number; price: number }[]>> {
+    const out = new Map<number, { day: number; price: number }[]>(productIds.map((id) => [id, []]));
+    if (productIds.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('product_prices')
+      .select(['product_id', 'price_date', 'price_micros'])
+      .where('firm_id', '=', firmId)
+      .where('product_id', 'in', [...productIds])
+      .where('price_date', '<=', untilDate)
+      .orderBy('product_id')
+      .orderBy('price_date')
+      .execute();
+    for (const r of rows) out.get(r.product_id)?.push({ day: storedDay(r.price_date), price: r.price_micros });
+    return out;
+  }
+
+  // --- Daily valuation -------------------------------------------------------------------------
+
+  async firms(code?: string): Promise<{ id: number; code: string }[]> {
+    let query = this.db.selectFrom('firms').select(['id', 'code']).orderBy('id');
+    if (code) query = query.where('code', '=', code);
+    return query.execute();
+  }
+
+  /**
+   * Claims a firm's date for this node: true when this call inserted the claim. Another node's
+   * claim (the row exists) answers false, so of several nodes one values the date.
+   */
+  async claimRun(firmId: number, date: string, node: string, at: string, staleBefore: string): Promise<boolean> {
+    const result = await this.db
+      .insertInto('valuation_runs')
+      .values({ firm_id: firmId, value_date: date, claimed_by: node, claimed_at: at, finished_at: null })
+      .onConflict((oc) => oc.columns(['firm_id', 'value_date']).doNothing())
+      .executeTakeFirst();
+    if (Number(result.numInsertedOrUpdatedRows ?? 0n) > 0) return true;
+    // A claim whose node died before finishing is taken over once it is old enough.
+    const taken = await this.db
+      .updateTable('valuation_runs')
+      .set({ claimed_by: node, claimed_at: at })
+      .where('firm_id', '=', firmId)
+      .where('value_date', '=', date)
+      .where('finished_at', 'is', null)
+      .where('claimed_at', '<', staleBefore)
+      .executeTakeFirst();
+    return Number(taken.numUpdatedRows) > 0;
+  }
+
+  async finishRun(firmId: number, date: string, at: string): Promise<void> {
+    await this.db.updateTable('valuation_runs').set({ finished_at: at }).where('firm_id', '=', firmId).where('value_date', '=', date).execute();
+  }
+
+  /**
+   * Each account's market value at the close of `date` in cents: positions at the latest price on
+   * or before the date (the product's own price when its history has none), plus cash. One
+   * statement for the whole firm; accounts without positions are valued at their cash.
+   */
+  async accountValues(firmId: number, date: string): Promise<{ accountId: number; cents: number }[]> {
+    const { rows } = await sql<{ account_id: number; holdings: number | string | null; cash_cents: number | string }>`
+      select a.id as account_id, a.cash_cents, (
+        select sum((p.shares_micros / 1000000.0) * (coalesce(
+          (select pp.price_micros from product_prices pp where pp.product_id = p.product_id and pp.price_date <= ${date} order by pp.price_date desc limit 1),
+          pr.price_micros, 0) / 10000.0))
+        from positions p join products pr on pr.id = p.product_id
+        where p.account_id = a.id
+      ) as holdings
+      from accounts a
+      where a.firm_id = ${firmId} and a.is_active = 1
+      order by a.id`.execute(this.db);
+    return rows.map((r) => ({ accountId: Number(r.account_id), cents: Math.round(Number(r.holdings ?? 0)) + Number(r.cash_cents) }));
+  }
+
+  /** The day's external flows, fees and income per account, from its transactions (cents). */
+  async dayTransactions(firmId: number, date: string): Promise<Map<number, { flow: number; fee: number; income: number }>> {
+    const rows = await this.db
+      .selectFrom('account_transactions')
+      .select(['account_id', 'type', 'amount_cents'])
+      .where('firm_id', '=', firmId)
+      .where('trade_date', '=', date)
+      .execute();
+    const out = new Map<number, { flow: number; fee: number; income: number }>();
+    for (const r of rows) {
+      const kind = TRANSACTION_KINDS[r.type];
+      if (!kind) continue;
+      const slot = out.get(r.account_id) ?? { flow: 0, fee: 0, income: 0 };
+      const amount = Math.abs(r.amount_cents);
+      if (kind === 'in') slot.flow += amount;
+      else if (kind === 'out') slot.flow -= amount;
+      else if (kind === 'fee') slot.fee += amount;
+      else slot.income += amount;
+      out.set(r.account_id, slot);
+    }
+    return out;
+  }
+
+  /** Replaces the firm's rows of one date: running it again for the date changes nothing. */
+  async replaceDay(firmId: number, date: string, rows: { accountId: number; cents: number; flow: number; fee: number; income: number }[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('account_values').where('firm_id', '=', firmId).where('value_date', '=', date).execute();
+      // One statement carries 20,000 rows as a value per column (src/db/bulk-insert.ts).
+      for (let i = 0; i < rows.length; i += 20_000) {
+        const part = rows.slice(i, i + 20_000).map((r) => [r.accountId, r.cents, r.flow, r.fee, r.income]);
+        await bulkInsert(trx, 'account_values', VALUE_COLUMNS, [['firm_id', 'int4', firmId], ['value_date', 'text', date]], part);
+      }
+    });
+  }
+}
+
+const VALUE_COLUMNS: BulkColumn<'account_values'>[] = [['account_id', 'int4'], ['market_value_cents', 'int8'], ['net_flow_cents', 'int8'], ['fees_cents', 'int8'], ['income_cents', 'int8']];
+
+/** Transaction types the valuation reads; trades and every other type are internal to the account. */
+const TRANSACTION_KINDS: Record<string, 'in' | 'out' | 'fee' | 'income'> = {
+  Contribution: 'in',
+  Distribution: 'out',
+  MergeOut: 'out',
+  Fee: 'fee',
+  Dividend: 'income',
+  Interest: 'income',
+};
