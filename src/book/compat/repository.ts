@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { pricedHoldingsByAccount } from '../../db/holdings.js';
 import { type PageRequest, withTotal } from '../../db/paging.js';
 import type { Database } from '../../db/schema.js';
@@ -14,9 +14,9 @@ const contains = (column: string, term: string) => sql<boolean>`lower(${sql.ref(
 export type Page = PageRequest;
 
 /** How many rows a list's filter matches, for `$count=true` (the same query, unordered, unpaged). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function countOf(query: { clearSelect(): any }): Promise<number> {
-  const row = await query.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+async function countOf<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): Promise<number> {
+  // The select replaces the row's type with the count's; Kysely's clearSelect() loses the row type.
+  const row = (await query.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst()) as { n: number | string } | undefined;
   return Number(row?.n ?? 0);
 }
 
