@@ -9,7 +9,17 @@ export class HoldingsService {
 
   async positions(firmId: number, accountId: number): Promise<PositionRecord[]> {
     if (!(await this.repository.find('accounts', firmId, accountId))) throw notFound('account', accountId);
-    const positions = await this.repository.positionsOf(firmId, accountId);
+    return this.withLots(await this.repository.positionsOf(firmId, accountId));
+  }
+
+  /** A page of the account's positions in ticker order, with how many it holds (one account's rows: always counted). */
+  async positionsPage(firmId: number, accountId: number, page: { top: number; skip: number }): Promise<{ items: PositionRecord[]; total: number }> {
+    if (!(await this.repository.find('accounts', firmId, accountId))) throw notFound('account', accountId);
+    const { rows, total } = await this.repository.positionsPageOf(firmId, accountId, page);
+    return { items: await this.withLots(rows), total };
+  }
+
+  private async withLots(positions: Awaited<ReturnType<BookRepository['positionsOf']>>): Promise<PositionRecord[]> {
     const lots = await this.repository.lotsOf(positions.map((p) => p.id));
     return positions.map((p) => {
       const shares = microsToShares(p.shares_micros);

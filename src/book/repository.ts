@@ -95,15 +95,28 @@ export class BookRepository {
     return rows.map((r) => ({ id: Number(r.id), value: String(r.value) }));
   }
 
-  positionsOf(firmId: number, accountId: number) {
+  private positionsQuery(firmId: number, accountId: number) {
     return this.db
       .selectFrom('positions as p')
       .innerJoin('products as pr', 'pr.id', 'p.product_id')
       .select(['p.id', 'p.account_id', 'p.product_id', 'p.shares_micros', 'p.cost_cents', 'pr.ticker', 'pr.price_micros'])
       .where('p.firm_id', '=', firmId)
-      .where('p.account_id', '=', accountId)
-      .orderBy('pr.ticker')
-      .execute();
+      .where('p.account_id', '=', accountId);
+  }
+
+  positionsOf(firmId: number, accountId: number) {
+    return this.positionsQuery(firmId, accountId).orderBy('pr.ticker').orderBy('p.id').execute();
+  }
+
+  async positionsPageOf(firmId: number, accountId: number, page: { top: number; skip: number }) {
+    const rows = await this.positionsQuery(firmId, accountId).orderBy('pr.ticker').orderBy('p.id').limit(page.top).offset(page.skip).execute();
+    const counted = await this.db
+      .selectFrom('positions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('firm_id', '=', firmId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return { rows, total: Number(counted?.n ?? 0) };
   }
 
   lotsOf(positionIds: number[]) {

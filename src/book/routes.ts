@@ -6,7 +6,7 @@ import { principalOf } from '../auth/hook.js';
 import { Privilege } from '../auth/privileges.js';
 import type { EntityDescriptor } from './entities.js';
 import type { HoldingsService } from './holdings-service.js';
-import { CountQuery } from '../http/paging.js';
+import { COUNTED_PAGE_HEADERS, CountQuery, Skip, Top, sendPageHeaders } from '../http/paging.js';
 import { KeyParams, PageQuery, PositionInput, PositionRecord, PriceInput, PriceRecord } from './schemas.js';
 import { type Expand, NO_EXPAND, type VerboseService } from './service.js';
 import { IdSchema } from '../http/ids.js';
@@ -175,9 +175,17 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
     {
       config: read,
       schema: { tags: accountTags, summary: 'An account\'s positions with tax lots',
-        description: 'What the account holds: one row per product with shares, price and market value, each with its tax lots (acquisition date, shares and cost basis) that the tax-aware rebalancer sells from.', params: AccountParams, response: responses({ 200: Type.Array(PositionRecord) }, [401, 403, 404]) },
+        description: 'What the account holds: one row per product with shares, price and market value, each with its tax lots (acquisition date, shares and cost basis) that the tax-aware rebalancer sells from. In ticker order, paged with `$top` (1000 by default, at most 5000, the most a replace may send) and `$skip`; X-Total-Count carries how many positions the account has, and a `Link` header names the next page while there is one.',
+        params: AccountParams,
+        querystring: Type.Object({ $top: Top(5000, 1000), $skip: Skip() }),
+        response: responses({ 200: { ...Type.Array(PositionRecord), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403, 404]) },
     },
-    async (request) => holdings.positions(principalOf(request).firmId, request.params.accountId),
+    async (request, reply) => {
+      const { $top, $skip } = request.query;
+      const { items, total } = await holdings.positionsPage(principalOf(request).firmId, request.params.accountId, { top: $top, skip: $skip });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
+      return items;
+    },
   );
   app.put(
     '/Portfolio/Accounts/:accountId/Positions',

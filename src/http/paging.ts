@@ -41,6 +41,9 @@ export const PAGE_HEADERS = {
   },
 };
 
+/** The response headers of a paged list that always counts (a list of one account's or one integration's rows). */
+export const COUNTED_PAGE_HEADERS = { headers: { ...PAGE_HEADERS.headers, ...TOTAL_COUNT_HEADER.headers } };
+
 /**
  * Says what a page leaves out: the total in X-Total-Count when known, and a `Link` to the next
  * page while the page is full and the total (if known) lies beyond it. The link is relative to

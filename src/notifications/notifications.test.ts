@@ -260,6 +260,9 @@ describeEachDatabase('notifications (section 4.12)', (database) => {
       const response = await call(t, 'GET', `${webhook(guidA)}?$top=2&$skip=1`, { partner: a });
       expect(response.headers['x-total-count']).toBe(String(all.length));
       expect(response.json().map((n: { id: number }) => n.id)).toEqual(all.slice(1, 3).map((n) => n.id));
+      expect(response.headers.link).toBe(`<${webhook(guidA)}?$top=2&$skip=3>; rel="next"`);
+      // The last page names no next one.
+      expect((await call(t, 'GET', `${webhook(guidA)}?$top=2&$skip=${all.length - 2}`, { partner: a })).headers.link).toBeUndefined();
       const since = await read(guidA, a, `?sinceId=${all[2]!.id}`);
       expect(since.map((n) => n.id)).toEqual(all.slice(0, 2).map((n) => n.id));
       const bad = await call(t, 'GET', `${webhook(guidA)}?$top=0`, { partner: a });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { COUNTED_PAGE_HEADERS, sendPageHeaders } from '../http/paging.js';
 import { responses } from '../http/problem.js';
 import { principalOf } from '../auth/hook.js';
 import {
@@ -101,11 +102,11 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ notifications: Noti
       schema: {
         tags,
         summary: 'Push deliveries of the integration, newest first; the total is in X-Total-Count',
-        description: 'Each notification pushed (or to be pushed) to the integration\'s endpoint: pending, delivered or failed, the attempts made and the last error.',
+        description: 'Each notification pushed (or to be pushed) to the integration\'s endpoint: pending, delivered or failed, the attempts made and the last error. Paged with `$top` (100 by default, at most 500) and `$skip`; X-Total-Count always carries how many deliveries there are, and a `Link` header names the next page while there is one.',
         headers: credentialHeaders,
         params: IntegrationParams,
         querystring: PageQuery,
-        response: responses({ 200: Type.Array(DeliveryRecord) }, [401, 403, 404]),
+        response: responses({ 200: { ...Type.Array(DeliveryRecord), ...COUNTED_PAGE_HEADERS } }, [401, 403, 404]),
       },
     },
     async (request, reply) => {
@@ -113,7 +114,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ notifications: Noti
         top: request.query.$top,
         skip: request.query.$skip,
       });
-      reply.header('X-Total-Count', String(total));
+      sendPageHeaders(request, reply, { top: request.query.$top, skip: request.query.$skip, returned: items.length, total });
       return items;
     },
   );
@@ -145,17 +146,17 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ notifications: Noti
       schema: {
         tags,
         summary: 'The webhook user\'s notifications from every partner and the platform, newest first; the total is in X-Total-Count',
-        description: 'Everything sent to the user the webhookGuid belongs to, from any partner and from the platform itself (finished rebalances, expired set aside cash), newest first and paged.',
+        description: 'Everything sent to the user the webhookGuid belongs to, from any partner and from the platform itself (finished rebalances, expired set aside cash), newest first. Paged with `$top` (100 by default, at most 500) and `$skip`; `sinceId` keeps the newer ones. X-Total-Count always carries how many match, and a `Link` header names the next page while there is one.',
         security: [],
         headers: credentialHeaders,
         params: WebhookParams,
         querystring: ListQuery,
-        response: responses({ 200: Type.Array(NotificationRead) }, [401, 404]),
+        response: responses({ 200: { ...Type.Array(NotificationRead), ...COUNTED_PAGE_HEADERS } }, [401, 404]),
       },
     },
     async (request, reply) => {
       const { items, total } = await notifications.list(webhookOf(request), { top: request.query.$top, skip: request.query.$skip, sinceId: request.query.sinceId });
-      reply.header('X-Total-Count', String(total));
+      sendPageHeaders(request, reply, { top: request.query.$top, skip: request.query.$skip, returned: items.length, total });
       return items;
     },
   );

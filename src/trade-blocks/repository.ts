@@ -122,6 +122,19 @@ export class TradeBlockRepository {
   /** Details on any of the given accounts or registrations. */
   detailsOnEntities(firmId: number, accountIds: number[], registrationIds: number[], includeDeleted = false) {
     if (accountIds.length === 0 && registrationIds.length === 0) return Promise.resolve([]);
+    return this.onEntities(firmId, accountIds, registrationIds, includeDeleted).orderBy('d.id').execute();
+  }
+
+  /** A page of the live details on the entities in id order, with how many there are (one entity's blocks: always counted). */
+  async detailsOnEntitiesPage(firmId: number, accountIds: number[], registrationIds: number[], page: { top: number; skip: number }) {
+    if (accountIds.length === 0 && registrationIds.length === 0) return { rows: [], total: 0 };
+    const query = this.onEntities(firmId, accountIds, registrationIds, false);
+    const rows = await query.orderBy('d.id').limit(page.top).offset(page.skip).execute();
+    const counted = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return { rows, total: Number(counted?.n ?? 0) };
+  }
+
+  private onEntities(firmId: number, accountIds: number[], registrationIds: number[], includeDeleted: boolean) {
     let query = this.views(firmId).where((eb) =>
       eb.or([
         ...(accountIds.length > 0 ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Account), eb('d.entity_id', 'in', accountIds)])] : []),
@@ -131,7 +144,7 @@ export class TradeBlockRepository {
       ]),
     );
     if (!includeDeleted) query = query.where('d.is_deleted', '=', 0);
-    return query.orderBy('d.id').execute();
+    return query;
   }
 
   detailsWithReason(firmId: number, reasonId: number) {

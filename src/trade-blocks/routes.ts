@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { COUNTED_PAGE_HEADERS, PageQuery, sendPageHeaders } from '../http/paging.js';
 import { responses } from '../http/problem.js';
 import { batchResponses, sendBatch } from './batch-http.js';
 import { tradeBlockImportRoutes } from './import.js';
@@ -87,12 +88,17 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
       schema: {
         tags,
         summary: "An entity's trade blocks, including those of related entities",
-        description: 'The active trade blocks that keep an entity from being traded: its own and those inherited from related entities (an account is blocked by a block on its registration or household too).',
-        querystring: EntityQuery,
-        response: responses({ 200: Type.Array(TradeBlockDetail) }, [401, 403, 404]),
+        description: 'The active trade blocks that keep an entity from being traded: its own and those inherited from related entities (an account is blocked by a block on its registration or household too). In id order, paged with `$top` (100 by default, at most 1000) and `$skip`; X-Total-Count carries how many there are, and a `Link` header names the next page while there is one.',
+        querystring: Type.Object({ ...EntityQuery.properties, ...PageQuery.properties }),
+        response: responses({ 200: { ...Type.Array(TradeBlockDetail), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403, 404]),
       },
     },
-    async (request) => tradeBlocks.forEntity(actor(request).firmId, request.query.entityEnum, request.query.entityId),
+    async (request, reply) => {
+      const { entityEnum, entityId, $top, $skip } = request.query;
+      const { items, total } = await tradeBlocks.forEntity(actor(request).firmId, entityEnum, entityId, { top: $top, skip: $skip });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
+      return items;
+    },
   );
 
   app.post(

@@ -76,13 +76,13 @@ export class TradeBlockService {
   }
 
   /** Operation 2: the entity's blocks and those of related entities. */
-  async forEntity(firmId: number, entityEnum: number, entityId: number): Promise<TradeBlockDetail[]> {
+  async forEntity(firmId: number, entityEnum: number, entityId: number, page: { top: number; skip: number }): Promise<{ items: TradeBlockDetail[]; total: number }> {
     const { accountIds, registrationIds } = await this.scope(firmId, entityEnum, entityId);
-    const [views, context] = await Promise.all([
-      this.repository.detailsOnEntities(firmId, accountIds, registrationIds),
+    const [{ rows, total }, context] = await Promise.all([
+      this.repository.detailsOnEntitiesPage(firmId, accountIds, registrationIds, page),
       this.viewContext(firmId),
     ]);
-    return views.map((view) => detailDto(view, context));
+    return { items: rows.map((view) => detailDto(view, context)), total };
   }
 
   /** Operation 8: the entity first, then its related entities. */

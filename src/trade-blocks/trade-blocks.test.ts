@@ -148,6 +148,26 @@ describeEachDatabase('trade block details (section 4.2)', (database) => {
     expect((await call('GET', `${url}/Related?entityId=3`)).json().errors).toEqual([{ field: 'querystring.entityEnum', message: 'is required' }]);
   });
 
+  it('pages an entity\'s blocks: 100 by default, $top/$skip in id order, the total always, the next page in Link', async () => {
+    expect((await call('POST', url, [0, 1, 2].map((n) => item(book.sleeveAccounts[1], { description: `paged ${n}` })))).statusCode).toBe(200);
+    const path = `${url}?entityEnum=6&entityId=${book.sleeved}`;
+    const whole = await call('GET', `${path}&$top=1000`);
+    const all = whole.json().map((d: { id: number }) => d.id);
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    expect(whole.headers['x-total-count']).toBe(String(all.length));
+    expect(whole.headers.link).toBeUndefined();
+    expect((await call('GET', path)).json().map((d: { id: number }) => d.id)).toEqual(all.slice(0, 100));
+    const page = await call('GET', `${path}&$top=2&$skip=1`);
+    expect(page.json().map((d: { id: number }) => d.id)).toEqual(all.slice(1, 3));
+    expect(page.headers['x-total-count']).toBe(String(all.length));
+    if (all.length > 3) expect(page.headers.link).toBe(`<${path}&$top=2&$skip=3>; rel="next"`);
+    for (const [query, field] of [['$top=0', 'querystring.$top'], ['$top=1001', 'querystring.$top'], ['$skip=-1', 'querystring.$skip']]) {
+      const bad = await call('GET', `${path}&${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(bad.json().errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
+  });
+
   it('updates description and dates matched by globalId; other fields are immutable (rule 4)', async () => {
     const [detail] = (await call('POST', url, [item(book.account, { description: 'before' })])).json().successfulTradeBlocks;
     const updated = await call('PUT', url, [{ ...detail, description: 'after', startDate: '2026-02-01', endDate: '2026-03-01', id: 0 }]);

@@ -8013,13 +8013,18 @@ export interface paths {
         };
         /**
          * An account's positions with tax lots
-         * @description What the account holds: one row per product with shares, price and market value, each with its tax lots (acquisition date, shares and cost basis) that the tax-aware rebalancer sells from.
+         * @description What the account holds: one row per product with shares, price and market value, each with its tax lots (acquisition date, shares and cost basis) that the tax-aware rebalancer sells from. In ticker order, paged with `$top` (1000 by default, at most 5000, the most a replace may send) and `$skip`; X-Total-Count carries how many positions the account has, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 5000 (default 1000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path: {
                     accountId: number;
@@ -8031,6 +8036,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -8719,7 +8728,7 @@ export interface paths {
         };
         /**
          * Households whose name contains `search`, by id
-         * @description Finds households by name: `search` is matched anywhere in the name, in any case. Pages with `top`/`skip` (or `$top`/`$skip`), 20 by default. Households are always active, so `isActive` changes nothing.
+         * @description Finds households by name: `search` is matched anywhere in the name, in any case. Households are always active, so `isActive` changes nothing. Pages with `top`/`skip` (or `$top`/`$skip`): 20 by default, at most 1000; a page shorter than the page size is the last. With `$count=true` the X-Total-Count header carries how many match, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -8736,6 +8745,8 @@ export interface paths {
                     skip?: number;
                     /** @description Records to skip (default 0) */
                     $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                     /** @description true (default): active records only; false: every record */
                     isActive?: boolean;
                 };
@@ -8748,6 +8759,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -9310,7 +9325,7 @@ export interface paths {
         };
         /**
          * Registrations whose name contains `search`, by id
-         * @description Finds registrations by name, in any case, with their household, type and tax status. Pages with `top`/`skip` (or `$top`/`$skip`).
+         * @description Finds registrations by name, in any case, with their household, type and tax status. Pages with `top`/`skip` (or `$top`/`$skip`): 20 by default, at most 1000; a page shorter than the page size is the last. With `$count=true` the X-Total-Count header carries how many match, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -9327,6 +9342,8 @@ export interface paths {
                     skip?: number;
                     /** @description Records to skip (default 0) */
                     $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                     /** @description true (default): active records only; false: every record */
                     isActive?: boolean;
                 };
@@ -9339,6 +9356,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -9540,7 +9561,7 @@ export interface paths {
         };
         /**
          * Accounts whose name or number contains `search`, by id
-         * @description Finds accounts whose name or number contains `search`, in any case, with their owners, model and current value. `isActive=false` includes closed accounts.
+         * @description Finds accounts whose name or number contains `search`, in any case, with their owners, model and current value. `isActive=false` includes closed accounts. Pages with `top`/`skip` (or `$top`/`$skip`): 20 by default, at most 1000; a page shorter than the page size is the last. With `$count=true` the X-Total-Count header carries how many match, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -9557,6 +9578,8 @@ export interface paths {
                     skip?: number;
                     /** @description Records to skip (default 0) */
                     $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                     /** @description true (default): active records only; false: every record */
                     isActive?: boolean;
                 };
@@ -9569,6 +9592,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -10075,7 +10102,7 @@ export interface paths {
         };
         /**
          * Holdings whose ticker or product name contains `search`, across the firm
-         * @description Finds holdings across the firm whose ticker or product name contains `search`, in any case, with the account that holds them.
+         * @description Finds holdings across the firm whose ticker or product name contains `search`, in any case, with the account that holds them. Pages with `top`/`skip` (or `$top`/`$skip`): 20 by default, at most 1000; a page shorter than the page size is the last. With `$count=true` the X-Total-Count header carries how many match, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -10092,6 +10119,8 @@ export interface paths {
                     skip?: number;
                     /** @description Records to skip (default 0) */
                     $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -10102,6 +10131,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -10195,7 +10228,7 @@ export interface paths {
         };
         /**
          * Recorded transactions, newest first, filtered by account, registration, household, dates and type
-         * @description Lists recorded transactions (contributions, distributions, fees…), newest first, filtered by account, registration, household, trade dates and type ids. Recorded transactions are complete: another `status`, or `hasErrors=true`, lists nothing.
+         * @description Lists recorded transactions (contributions, distributions, fees…), newest first, filtered by account, registration, household, trade dates and type ids. Recorded transactions are complete: another `status`, or `hasErrors=true`, lists nothing. Pages with `top`/`skip` (or `$top`/`$skip`): 20 by default, at most 1000; a page shorter than the page size is the last. With `$count=true` the X-Total-Count header carries how many match, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -10222,6 +10255,8 @@ export interface paths {
                     skip?: number;
                     /** @description Records to skip (default 0) */
                     $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -10232,6 +10267,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -10549,13 +10588,18 @@ export interface paths {
         };
         /**
          * The account's recorded transactions, newest first
-         * @description Every transaction recorded on the account (deposits, withdrawals, distributions, fees, journals), newest first. 404 when the account is not one of your firm's.
+         * @description The transactions recorded on the account (deposits, withdrawals, distributions, fees, journals), newest first. Paged with `$top` (100 by default, at most 1000) and `$skip`; X-Total-Count carries how many the account has, and a `Link` header names the next page while there is one. 404 when the account is not one of your firm's.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path: {
                     accountId: number;
@@ -10567,6 +10611,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -13051,7 +13099,7 @@ export interface paths {
         };
         /**
          * Push deliveries of the integration, newest first; the total is in X-Total-Count
-         * @description Each notification pushed (or to be pushed) to the integration's endpoint: pending, delivered or failed, the attempts made and the last error.
+         * @description Each notification pushed (or to be pushed) to the integration's endpoint: pending, delivered or failed, the attempts made and the last error. Paged with `$top` (100 by default, at most 500) and `$skip`; X-Total-Count always carries how many deliveries there are, and a `Link` header names the next page while there is one.
          *
          *     Needs a token of this application (any role).
          */
@@ -13079,6 +13127,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -13172,7 +13224,7 @@ export interface paths {
         };
         /**
          * The webhook user's notifications from every partner and the platform, newest first; the total is in X-Total-Count
-         * @description Everything sent to the user the webhookGuid belongs to, from any partner and from the platform itself (finished rebalances, expired set aside cash), newest first and paged.
+         * @description Everything sent to the user the webhookGuid belongs to, from any partner and from the platform itself (finished rebalances, expired set aside cash), newest first. Paged with `$top` (100 by default, at most 500) and `$skip`; `sinceId` keeps the newer ones. X-Total-Count always carries how many match, and a `Link` header names the next page while there is one.
          *
          *     No token needed.
          */
@@ -13202,6 +13254,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -23639,13 +23695,18 @@ export interface paths {
         };
         /**
          * An account's positions with tax lots
-         * @description What the account holds: one row per product with shares, price and market value, each with its tax lots (acquisition date, shares and cost basis) that the tax-aware rebalancer sells from.
+         * @description What the account holds: one row per product with shares, price and market value, each with its tax lots (acquisition date, shares and cost basis) that the tax-aware rebalancer sells from. In ticker order, paged with `$top` (1000 by default, at most 5000, the most a replace may send) and `$skip`; X-Total-Count carries how many positions the account has, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 5000 (default 1000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path: {
                     accountId: number;
@@ -23657,6 +23718,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -24345,7 +24410,7 @@ export interface paths {
         };
         /**
          * Households whose name contains `search`, by id
-         * @description Finds households by name: `search` is matched anywhere in the name, in any case. Pages with `top`/`skip` (or `$top`/`$skip`), 20 by default. Households are always active, so `isActive` changes nothing.
+         * @description Finds households by name: `search` is matched anywhere in the name, in any case. Households are always active, so `isActive` changes nothing. Pages with `top`/`skip` (or `$top`/`$skip`): 20 by default, at most 1000; a page shorter than the page size is the last. With `$count=true` the X-Total-Count header carries how many match, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -24362,6 +24427,8 @@ export interface paths {
                     skip?: number;
                     /** @description Records to skip (default 0) */
                     $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                     /** @description true (default): active records only; false: every record */
                     isActive?: boolean;
                 };
@@ -24374,6 +24441,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -24936,7 +25007,7 @@ export interface paths {
         };
         /**
          * Registrations whose name contains `search`, by id
-         * @description Finds registrations by name, in any case, with their household, type and tax status. Pages with `top`/`skip` (or `$top`/`$skip`).
+         * @description Finds registrations by name, in any case, with their household, type and tax status. Pages with `top`/`skip` (or `$top`/`$skip`): 20 by default, at most 1000; a page shorter than the page size is the last. With `$count=true` the X-Total-Count header carries how many match, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -24953,6 +25024,8 @@ export interface paths {
                     skip?: number;
                     /** @description Records to skip (default 0) */
                     $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                     /** @description true (default): active records only; false: every record */
                     isActive?: boolean;
                 };
@@ -24965,6 +25038,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -25166,7 +25243,7 @@ export interface paths {
         };
         /**
          * Accounts whose name or number contains `search`, by id
-         * @description Finds accounts whose name or number contains `search`, in any case, with their owners, model and current value. `isActive=false` includes closed accounts.
+         * @description Finds accounts whose name or number contains `search`, in any case, with their owners, model and current value. `isActive=false` includes closed accounts. Pages with `top`/`skip` (or `$top`/`$skip`): 20 by default, at most 1000; a page shorter than the page size is the last. With `$count=true` the X-Total-Count header carries how many match, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -25183,6 +25260,8 @@ export interface paths {
                     skip?: number;
                     /** @description Records to skip (default 0) */
                     $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                     /** @description true (default): active records only; false: every record */
                     isActive?: boolean;
                 };
@@ -25195,6 +25274,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -25531,7 +25614,7 @@ export interface paths {
         };
         /**
          * Holdings whose ticker or product name contains `search`, across the firm
-         * @description Finds holdings across the firm whose ticker or product name contains `search`, in any case, with the account that holds them.
+         * @description Finds holdings across the firm whose ticker or product name contains `search`, in any case, with the account that holds them. Pages with `top`/`skip` (or `$top`/`$skip`): 20 by default, at most 1000; a page shorter than the page size is the last. With `$count=true` the X-Total-Count header carries how many match, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -25548,6 +25631,8 @@ export interface paths {
                     skip?: number;
                     /** @description Records to skip (default 0) */
                     $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -25558,6 +25643,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -25651,7 +25740,7 @@ export interface paths {
         };
         /**
          * Recorded transactions, newest first, filtered by account, registration, household, dates and type
-         * @description Lists recorded transactions (contributions, distributions, fees…), newest first, filtered by account, registration, household, trade dates and type ids. Recorded transactions are complete: another `status`, or `hasErrors=true`, lists nothing.
+         * @description Lists recorded transactions (contributions, distributions, fees…), newest first, filtered by account, registration, household, trade dates and type ids. Recorded transactions are complete: another `status`, or `hasErrors=true`, lists nothing. Pages with `top`/`skip` (or `$top`/`$skip`): 20 by default, at most 1000; a page shorter than the page size is the last. With `$count=true` the X-Total-Count header carries how many match, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -25678,6 +25767,8 @@ export interface paths {
                     skip?: number;
                     /** @description Records to skip (default 0) */
                     $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -25688,6 +25779,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -26005,13 +26100,18 @@ export interface paths {
         };
         /**
          * The account's recorded transactions, newest first
-         * @description Every transaction recorded on the account (deposits, withdrawals, distributions, fees, journals), newest first. 404 when the account is not one of your firm's.
+         * @description The transactions recorded on the account (deposits, withdrawals, distributions, fees, journals), newest first. Paged with `$top` (100 by default, at most 1000) and `$skip`; X-Total-Count carries how many the account has, and a `Link` header names the next page while there is one. 404 when the account is not one of your firm's.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path: {
                     accountId: number;
@@ -26023,6 +26123,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -28507,7 +28611,7 @@ export interface paths {
         };
         /**
          * Push deliveries of the integration, newest first; the total is in X-Total-Count
-         * @description Each notification pushed (or to be pushed) to the integration's endpoint: pending, delivered or failed, the attempts made and the last error.
+         * @description Each notification pushed (or to be pushed) to the integration's endpoint: pending, delivered or failed, the attempts made and the last error. Paged with `$top` (100 by default, at most 500) and `$skip`; X-Total-Count always carries how many deliveries there are, and a `Link` header names the next page while there is one.
          *
          *     Needs a token of this application (any role).
          */
@@ -28535,6 +28639,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -28628,7 +28736,7 @@ export interface paths {
         };
         /**
          * The webhook user's notifications from every partner and the platform, newest first; the total is in X-Total-Count
-         * @description Everything sent to the user the webhookGuid belongs to, from any partner and from the platform itself (finished rebalances, expired set aside cash), newest first and paged.
+         * @description Everything sent to the user the webhookGuid belongs to, from any partner and from the platform itself (finished rebalances, expired set aside cash), newest first. Paged with `$top` (100 by default, at most 500) and `$skip`; `sinceId` keeps the newer ones. X-Total-Count always carries how many match, and a `Link` header names the next page while there is one.
          *
          *     No token needed.
          */
@@ -28658,6 +28766,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -34533,7 +34645,7 @@ export interface paths {
         };
         /**
          * An entity's trade blocks, including those of related entities
-         * @description The active trade blocks that keep an entity from being traded: its own and those inherited from related entities (an account is blocked by a block on its registration or household too).
+         * @description The active trade blocks that keep an entity from being traded: its own and those inherited from related entities (an account is blocked by a block on its registration or household too). In id order, paged with `$top` (100 by default, at most 1000) and `$skip`; X-Total-Count carries how many there are, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -34543,6 +34655,10 @@ export interface paths {
                     /** @description 6 = Registration, 7 = Account; others are 404 */
                     entityEnum: number;
                     entityId: number;
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -34553,6 +34669,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {

@@ -7898,7 +7898,7 @@ export interface paths {
         };
         /**
          * Trade orders: the trades of the firm's trade instances; isPending=true the open ones, false the executed or cancelled ones
-         * @description A trade order is one trade of a trade instance. Every match is answered, by id, unless `$top` is given; `portfolioId` narrows to the accounts of one registration.
+         * @description A trade order is one trade of a trade instance. Every match is answered, by id, unless `$top` is given (at most 100000), `$skip` skips; `portfolioId` narrows to the accounts of one registration. With `$count=true` the X-Total-Count header carries how many match (counting reads every trade of the firm, so ask only when you need it), and with `$top` a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -7913,6 +7913,8 @@ export interface paths {
                     $top?: number;
                     /** @description Records to skip before the page */
                     $skip?: number;
+                    /** @description true: send the total number of records in the X-Total-Count header */
+                    $count?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -7923,6 +7925,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging (when sent) */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {

@@ -1,5 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { pricedHoldingsByAccount } from '../../db/holdings.js';
+import { type PageRequest, withTotal } from '../../db/paging.js';
 import type { Database } from '../../db/schema.js';
 
 /** `%term%` for LIKE, with the term's own wildcards escaped so `50%` finds "50%" and not everything. */
@@ -10,9 +11,13 @@ function containing(term: string): string {
 /** Case-insensitive "contains" on both dialects (PostgreSQL's LIKE is case-sensitive). */
 const contains = (column: string, term: string) => sql<boolean>`lower(${sql.ref(column)}) like ${containing(term)} escape '\\'`;
 
-export interface Page {
-  top: number;
-  skip: number;
+export type Page = PageRequest;
+
+/** How many rows a list's filter matches, for `$count=true` (the same query, unordered, unpaged). */
+async function countOf<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): Promise<number> {
+  // The select replaces the row's type with the count's; Kysely's clearSelect() loses the row type.
+  const row = (await query.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirst()) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
 }
 
 export interface TransactionFilter {
@@ -38,14 +43,9 @@ export class PortfolioCompatRepository {
       .select(['c.id', 'c.name', 'c.notes', 'c.representative_id', 'r.name as representative_name', 'c.created_at', 'c.created_by', 'c.edited_at', 'c.edited_by']);
   }
 
-  searchClients(firmId: number, term: string, page: Page) {
-    return this.clientsWithRepresentative()
-      .where('c.firm_id', '=', firmId)
-      .where(contains('c.name', term))
-      .orderBy('c.id')
-      .limit(page.top)
-      .offset(page.skip)
-      .execute();
+  async searchClients(firmId: number, term: string, page: Page) {
+    const query = this.clientsWithRepresentative().where('c.firm_id', '=', firmId).where(contains('c.name', term));
+    return withTotal(await query.orderBy('c.id').limit(page.top).offset(page.skip).execute(), page, () => countOf(query));
   }
 
   client(firmId: number, id: number) {
@@ -59,14 +59,9 @@ export class PortfolioCompatRepository {
       .select(['g.id', 'g.name', 'g.type', 'g.client_id', 'c.name as client_name', 'g.is_sleeved', 'g.do_not_trade', 'g.created_at', 'g.edited_at']);
   }
 
-  searchRegistrations(firmId: number, term: string, page: Page) {
-    return this.registrationsWithClient()
-      .where('g.firm_id', '=', firmId)
-      .where(contains('g.name', term))
-      .orderBy('g.id')
-      .limit(page.top)
-      .offset(page.skip)
-      .execute();
+  async searchRegistrations(firmId: number, term: string, page: Page) {
+    const query = this.registrationsWithClient().where('g.firm_id', '=', firmId).where(contains('g.name', term));
+    return withTotal(await query.orderBy('g.id').limit(page.top).offset(page.skip).execute(), page, () => countOf(query));
   }
 
   registration(firmId: number, id: number) {
@@ -103,12 +98,12 @@ export class PortfolioCompatRepository {
       ]);
   }
 
-  searchAccounts(firmId: number, term: string, activeOnly: boolean, page: Page) {
+  async searchAccounts(firmId: number, term: string, activeOnly: boolean, page: Page) {
     let query = this.accountsWithOwners()
       .where('a.firm_id', '=', firmId)
       .where((eb) => eb.or([contains('a.name', term), contains('a.number', term)]));
     if (activeOnly) query = query.where('a.is_active', '=', 1);
-    return query.orderBy('a.id').limit(page.top).offset(page.skip).execute();
+    return withTotal(await query.orderBy('a.id').limit(page.top).offset(page.skip).execute(), page, () => countOf(query));
   }
 
   account(firmId: number, id: number) {
@@ -168,11 +163,12 @@ export class PortfolioCompatRepository {
       .select('id')
       .where('firm_id', '=', firmId)
       .where((eb) => eb.or([contains('ticker', term), contains('name', term)]));
-    if (!(await matching.limit(1).executeTakeFirst())) return [];
-    return this.positionsWithProducts().where('p.firm_id', '=', firmId).where('p.product_id', 'in', matching).orderBy('p.id').limit(page.top).offset(page.skip).execute();
+    if (!(await matching.limit(1).executeTakeFirst())) return withTotal([], page, () => Promise.resolve(0));
+    const query = this.positionsWithProducts().where('p.firm_id', '=', firmId).where('p.product_id', 'in', matching);
+    return withTotal(await query.orderBy('p.id').limit(page.top).offset(page.skip).execute(), page, () => countOf(query));
   }
 
-  transactions(firmId: number, filter: TransactionFilter, page: Page) {
+  async transactions(firmId: number, filter: TransactionFilter, page: Page) {
     let query = this.db
       .selectFrom('account_transactions as t')
       .innerJoin('accounts as a', 'a.id', 't.account_id')
@@ -185,7 +181,7 @@ export class PortfolioCompatRepository {
     if (filter.startDate !== undefined) query = query.where('t.trade_date', '>=', filter.startDate);
     if (filter.endDate !== undefined) query = query.where('t.trade_date', '<=', filter.endDate);
     if (filter.types !== undefined) query = query.where('t.type', 'in', filter.types.length > 0 ? filter.types : ['']);
-    return query.orderBy('t.trade_date', 'desc').orderBy('t.id', 'desc').limit(page.top).offset(page.skip).execute();
+    return withTotal(await query.orderBy('t.trade_date', 'desc').orderBy('t.id', 'desc').limit(page.top).offset(page.skip).execute(), page, () => countOf(query));
   }
 
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { PAGE_HEADERS, sendPageHeaders } from '../../http/paging.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
@@ -23,12 +24,21 @@ import {
   TransactionsQuery,
   TreeQuery,
 } from './schemas.js';
-import type { PortfolioCompatService } from './service.js';
+import type { ListPage, PortfolioCompatService } from './service.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const read = { privilege: Privilege.PortfolioRead };
 
 // Detail reads are the verbose record plus the names the source system's clients read; the
 // verbose record's own fields are documented on the Verbose routes.
+/** Sends a page's items with X-Total-Count (when asked) and the next page's Link; the body stays the spec's bare array. */
+function sendPage<T>(request: FastifyRequest, reply: FastifyReply, page: ListPage<T>): T[] {
+  sendPageHeaders(request, reply, { top: page.top, skip: page.skip, returned: page.items.length, total: page.total });
+  return page.items;
+}
+
+const PAGING = 'Pages with `top`/`skip` (or `$top`/`$skip`): 20 by default, at most 1000; a page shorter than the page size is the last. With `$count=true` the X-Total-Count header carries how many match, and a `Link` header names the next page while there is one.';
+
 const Detail = (simple: Parameters<typeof Type.Object>[0]) => Type.Object(simple, { additionalProperties: true });
 
 /**
@@ -69,9 +79,9 @@ export const portfolioCompatRoutes: FastifyPluginAsyncTypebox<{ compat: Portfoli
     '/Portfolio/Clients/Simple/Search',
     {
       config: read,
-      schema: { tags: ['Households'], summary: 'Households whose name contains `search`, by id', description: 'Finds households by name: `search` is matched anywhere in the name, in any case. Pages with `top`/`skip` (or `$top`/`$skip`), 20 by default. Households are always active, so `isActive` changes nothing.', querystring: SearchQuery, response: responses({ 200: Type.Array(ClientSimple) }, [400, 401, 403]) },
+      schema: { tags: ['Households'], summary: 'Households whose name contains `search`, by id', description: 'Finds households by name: `search` is matched anywhere in the name, in any case. Households are always active, so `isActive` changes nothing. ' + PAGING, querystring: SearchQuery, response: responses({ 200: { ...Type.Array(ClientSimple), ...PAGE_HEADERS } }, [400, 401, 403]) },
     },
-    async (request) => compat.searchClients(principalOf(request), request.query),
+    async (request, reply) => sendPage(request, reply, await compat.searchClients(principalOf(request), request.query)),
   );
   app.get(
     '/Portfolio/Clients/:clientId',
@@ -124,9 +134,9 @@ export const portfolioCompatRoutes: FastifyPluginAsyncTypebox<{ compat: Portfoli
     '/Portfolio/Registrations/Simple/Search',
     {
       config: read,
-      schema: { tags: ['Registrations'], summary: 'Registrations whose name contains `search`, by id', description: 'Finds registrations by name, in any case, with their household, type and tax status. Pages with `top`/`skip` (or `$top`/`$skip`).', querystring: SearchQuery, response: responses({ 200: Type.Array(RegistrationSimple) }, [400, 401, 403]) },
+      schema: { tags: ['Registrations'], summary: 'Registrations whose name contains `search`, by id', description: 'Finds registrations by name, in any case, with their household, type and tax status. ' + PAGING, querystring: SearchQuery, response: responses({ 200: { ...Type.Array(RegistrationSimple), ...PAGE_HEADERS } }, [400, 401, 403]) },
     },
-    async (request) => compat.searchRegistrations(principalOf(request), request.query),
+    async (request, reply) => sendPage(request, reply, await compat.searchRegistrations(principalOf(request), request.query)),
   );
   app.get(
     '/Portfolio/Registrations/:registrationId',
@@ -146,9 +156,9 @@ export const portfolioCompatRoutes: FastifyPluginAsyncTypebox<{ compat: Portfoli
     '/Portfolio/Accounts/Simple/Search',
     {
       config: read,
-      schema: { tags: ['Accounts'], summary: 'Accounts whose name or number contains `search`, by id', description: 'Finds accounts whose name or number contains `search`, in any case, with their owners, model and current value. `isActive=false` includes closed accounts.', querystring: SearchQuery, response: responses({ 200: Type.Array(AccountSimple) }, [400, 401, 403]) },
+      schema: { tags: ['Accounts'], summary: 'Accounts whose name or number contains `search`, by id', description: 'Finds accounts whose name or number contains `search`, in any case, with their owners, model and current value. `isActive=false` includes closed accounts. ' + PAGING, querystring: SearchQuery, response: responses({ 200: { ...Type.Array(AccountSimple), ...PAGE_HEADERS } }, [400, 401, 403]) },
     },
-    async (request) => compat.searchAccounts(principalOf(request), request.query),
+    async (request, reply) => sendPage(request, reply, await compat.searchAccounts(principalOf(request), request.query)),
   );
   app.get(
     '/Portfolio/Accounts/:accountId',
@@ -176,9 +186,9 @@ export const portfolioCompatRoutes: FastifyPluginAsyncTypebox<{ compat: Portfoli
     '/Portfolio/Assets/Simple/Search',
     {
       config: read,
-      schema: { tags: ['Accounts'], summary: 'Holdings whose ticker or product name contains `search`, across the firm', description: 'Finds holdings across the firm whose ticker or product name contains `search`, in any case, with the account that holds them.', querystring: AssetSearchQuery, response: responses({ 200: Type.Array(Asset) }, [400, 401, 403]) },
+      schema: { tags: ['Accounts'], summary: 'Holdings whose ticker or product name contains `search`, across the firm', description: 'Finds holdings across the firm whose ticker or product name contains `search`, in any case, with the account that holds them. ' + PAGING, querystring: AssetSearchQuery, response: responses({ 200: { ...Type.Array(Asset), ...PAGE_HEADERS } }, [400, 401, 403]) },
     },
-    async (request) => compat.searchAssets(principalOf(request), request.query),
+    async (request, reply) => sendPage(request, reply, await compat.searchAssets(principalOf(request), request.query)),
   );
 
   app.get(
@@ -187,11 +197,11 @@ export const portfolioCompatRoutes: FastifyPluginAsyncTypebox<{ compat: Portfoli
       config: read,
       schema: {
         tags: ['Accounts'],
-        summary: 'Recorded transactions, newest first, filtered by account, registration, household, dates and type', description: 'Lists recorded transactions (contributions, distributions, fees…), newest first, filtered by account, registration, household, trade dates and type ids. Recorded transactions are complete: another `status`, or `hasErrors=true`, lists nothing.',
+        summary: 'Recorded transactions, newest first, filtered by account, registration, household, dates and type', description: 'Lists recorded transactions (contributions, distributions, fees…), newest first, filtered by account, registration, household, trade dates and type ids. Recorded transactions are complete: another `status`, or `hasErrors=true`, lists nothing. ' + PAGING,
         querystring: TransactionsQuery,
-        response: responses({ 200: Type.Array(Transaction) }, [400, 401, 403]),
+        response: responses({ 200: { ...Type.Array(Transaction), ...PAGE_HEADERS } }, [400, 401, 403]),
       },
     },
-    async (request) => compat.transactions(principalOf(request), request.query),
+    async (request, reply) => sendPage(request, reply, await compat.transactions(principalOf(request), request.query)),
   );
 };

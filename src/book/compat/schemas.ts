@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
-import { MAX_SKIP } from '../../http/paging.js';
+import { CountQuery, MAX_SKIP } from '../../http/paging.js';
 import { Nullable } from '../../http/nullable.js';
 
 /*
@@ -11,6 +11,7 @@ import { Nullable } from '../../http/nullable.js';
 
 const top = Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Page size, 1 to 1000 (default 20)' }));
 const skip = Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SKIP, description: 'Records to skip (default 0)' }));
+const $count = CountQuery.properties.$count;
 
 export const SearchQuery = Type.Object({
   search: Type.String({ minLength: 1, maxLength: 200, description: 'Text the name (or number, ticker) contains, any case' }),
@@ -18,6 +19,7 @@ export const SearchQuery = Type.Object({
   $top: top,
   skip,
   $skip: skip,
+  $count,
   isActive: Type.Optional(Type.Boolean({ description: 'true (default): active records only; false: every record' })),
 });
 export type SearchQuery = Static<typeof SearchQuery>;
@@ -93,6 +95,7 @@ export const AssetSearchQuery = Type.Object({
   $top: top,
   skip,
   $skip: skip,
+  $count,
 });
 
 export const TreeQuery = Type.Object({
@@ -153,6 +156,7 @@ export const TransactionsQuery = Type.Object({
   $top: top,
   skip,
   $skip: skip,
+  $count,
 });
 export type TransactionsQuery = Static<typeof TransactionsQuery>;
 

@@ -32,9 +32,19 @@ const DEFINITION_LEVELS: Record<string, CustomFieldLevel> = {
 const WITH_FIELDS: Expand = { userDefinedFields: true };
 const DEFAULT_TOP = 20;
 
-function pageOf(query: { top?: number; $top?: number; skip?: number; $skip?: number }): Page {
-  return { top: query.$top ?? query.top ?? DEFAULT_TOP, skip: query.$skip ?? query.skip ?? 0 };
+function pageOf(query: { top?: number; $top?: number; skip?: number; $skip?: number; $count?: boolean }): Page {
+  return { top: query.$top ?? query.top ?? DEFAULT_TOP, skip: query.$skip ?? query.skip ?? 0, count: query.$count === true };
 }
+
+/** A page of a list with what a client needs to go on: its size, offset, and the total when asked. */
+export interface ListPage<T> {
+  items: T[];
+  top: number;
+  skip: number;
+  total?: number;
+}
+
+const pageWith = <R, T>(page: Page, found: { rows: R[]; total?: number }, map: (row: R) => T): ListPage<T> => ({ items: found.rows.map(map), top: page.top, skip: page.skip, total: found.total });
 
 type PositionRow = Awaited<ReturnType<PortfolioCompatRepository['positionsOfAccounts']>>[number];
 type AccountRow = NonNullable<Awaited<ReturnType<PortfolioCompatRepository['account']>>>;
@@ -66,8 +76,9 @@ export class PortfolioCompatService {
 
   async searchClients(actor: Principal, query: SearchQuery) {
     // Households have no inactive state here: every one is active, so isActive=false lists the same.
-    const rows = await this.repository.searchClients(actor.firmId, query.search, pageOf(query));
-    return rows.map((row) => ({ id: row.id, name: row.name, isActive: true, representativeId: row.representative_id, representativeName: row.representative_name }));
+    const page = pageOf(query);
+    const found = await this.repository.searchClients(actor.firmId, query.search, page);
+    return pageWith(page, found, (row) => ({ id: row.id, name: row.name, isActive: true, representativeId: row.representative_id, representativeName: row.representative_name }));
   }
 
   async client(actor: Principal, id: number) {
@@ -84,7 +95,8 @@ export class PortfolioCompatService {
   }
 
   async searchRegistrations(actor: Principal, query: SearchQuery) {
-    return (await this.repository.searchRegistrations(actor.firmId, query.search, pageOf(query))).map(registrationSimple);
+    const page = pageOf(query);
+    return pageWith(page, await this.repository.searchRegistrations(actor.firmId, query.search, page), registrationSimple);
   }
 
   async registration(actor: Principal, id: number) {
@@ -99,8 +111,9 @@ export class PortfolioCompatService {
   }
 
   async searchAccounts(actor: Principal, query: SearchQuery) {
-    const rows = await this.repository.searchAccounts(actor.firmId, query.search, query.isActive ?? true, pageOf(query));
-    return this.withValues(actor.firmId, rows);
+    const page = pageOf(query);
+    const found = await this.repository.searchAccounts(actor.firmId, query.search, query.isActive ?? true, page);
+    return { items: await this.withValues(actor.firmId, found.rows), top: page.top, skip: page.skip, total: found.total };
   }
 
   async account(actor: Principal, id: number) {
@@ -117,8 +130,9 @@ export class PortfolioCompatService {
     return positions.map(asset).filter((a) => !hasValue || (a.currentValue !== null && a.currentValue !== 0));
   }
 
-  async searchAssets(actor: Principal, query: { search: string; top?: number; $top?: number; skip?: number; $skip?: number }) {
-    return (await this.repository.searchAssets(actor.firmId, query.search, pageOf(query))).map(asset);
+  async searchAssets(actor: Principal, query: { search: string; top?: number; $top?: number; skip?: number; $skip?: number; $count?: boolean }) {
+    const page = pageOf(query);
+    return pageWith(page, await this.repository.searchAssets(actor.firmId, query.search, page), asset);
   }
 
   async portfolioTree(actor: Principal, clientId: number, query: TreeQuery): Promise<PortfolioTree> {
@@ -166,14 +180,15 @@ export class PortfolioCompatService {
       throw validationError('querystring.endDate', 'must not be before startDate');
     }
     // Recorded transactions are complete and carry no errors; other statuses list nothing.
-    if ((query.status && query.status !== 'Complete') || query.hasErrors === true) return [];
+    const page = pageOf(query);
+    if ((query.status && query.status !== 'Complete') || query.hasErrors === true) return pageWith(page, { rows: [], total: page.count ? 0 : undefined }, (row: never) => row);
     const types = query.transTypeIds?.map((id) => TYPE_BY_ID.get(id)).filter((t): t is (typeof TRANSACTION_TYPES)[number] => t !== undefined);
-    const rows = await this.repository.transactions(
+    const found = await this.repository.transactions(
       actor.firmId,
       { accountId: query.accountId, clientId: query.clientId, registrationId: query.registrationId, startDate: query.startDate, endDate: query.endDate, types },
-      pageOf(query),
+      page,
     );
-    return rows.map((t) => ({
+    return pageWith(page, found, (t) => ({
       id: t.id,
       accountId: t.account_id,
       accountNumber: t.account_number,

@@ -14,15 +14,12 @@ export class TransactionRepository {
     return (await this.db.selectFrom('accounts').select('id').where('firm_id', '=', firmId).where('id', '=', accountId).executeTakeFirst()) !== undefined;
   }
 
-  list(firmId: number, accountId: number) {
-    return this.db
-      .selectFrom('account_transactions')
-      .selectAll()
-      .where('firm_id', '=', firmId)
-      .where('account_id', '=', accountId)
-      .orderBy('trade_date', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
+  /** A page of the account's transactions, newest first, with how many it has (one account's rows: always counted). */
+  async list(firmId: number, accountId: number, page: { top: number; skip: number }) {
+    const ofAccount = this.db.selectFrom('account_transactions').where('firm_id', '=', firmId).where('account_id', '=', accountId);
+    const rows = await ofAccount.selectAll().orderBy('trade_date', 'desc').orderBy('id', 'desc').limit(page.top).offset(page.skip).execute();
+    const counted = await ofAccount.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return { rows, total: Number(counted?.n ?? 0) };
   }
 
   insert(row: Insertable<AccountTransactionTable>) {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { COUNTED_PAGE_HEADERS, PageQuery, sendPageHeaders } from '../../http/paging.js';
 import { responses } from '../../http/problem.js';
 import { IdSchema } from '../../http/ids.js';
 import type { Clock } from '../../shared/clock.js';
@@ -22,9 +23,17 @@ export const transactionRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>
     {
       config: { privilege: Privilege.PortfolioRead },
       schema: { tags, summary: 'The account\'s recorded transactions, newest first',
-        description: 'Every transaction recorded on the account (deposits, withdrawals, distributions, fees, journals), newest first. 404 when the account is not one of your firm\'s.', params: Params, response: responses({ 200: Type.Array(TransactionRecord) }, [401, 403, 404]) },
+        description: 'The transactions recorded on the account (deposits, withdrawals, distributions, fees, journals), newest first. Paged with `$top` (100 by default, at most 1000) and `$skip`; X-Total-Count carries how many the account has, and a `Link` header names the next page while there is one. 404 when the account is not one of your firm\'s.',
+        params: Params,
+        querystring: PageQuery,
+        response: responses({ 200: { ...Type.Array(TransactionRecord), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403, 404]) },
     },
-    async (request) => transactions.list(principalOf(request).firmId, request.params.accountId),
+    async (request, reply) => {
+      const { $top, $skip } = request.query;
+      const { items, total } = await transactions.list(principalOf(request).firmId, request.params.accountId, { top: $top, skip: $skip });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
+      return items;
+    },
   );
   app.post(
     '/Portfolio/Accounts/:accountId/Transactions',

@@ -27,9 +27,10 @@ export class TransactionService {
     private readonly clock: Clock,
   ) {}
 
-  async list(firmId: number, accountId: number): Promise<TransactionRecord[]> {
+  async list(firmId: number, accountId: number, page: { top: number; skip: number }): Promise<{ items: TransactionRecord[]; total: number }> {
     if (!(await this.repository.accountExists(firmId, accountId))) throw notFound('account', accountId);
-    return (await this.repository.list(firmId, accountId)).map(toRecord);
+    const { rows, total } = await this.repository.list(firmId, accountId, page);
+    return { items: rows.map(toRecord), total };
   }
 
   record(actor: { firmId: number; userName: string }, accountId: number, input: TransactionInput): Promise<RecordedTransaction> {

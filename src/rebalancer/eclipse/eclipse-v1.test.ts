@@ -132,6 +132,30 @@ describeEachDatabase('Eclipse v1 reads (portfolios, holdings, securities, trade 
     expect(bad.body).toContain('isPending');
   });
 
+  it('gives the trade orders\' total with $count=true and the next page in Link', async () => {
+    const whole = await get(`/v1/tradeorder/trades?portfolioId=${book.portfolioId}`);
+    expect(whole.headers['x-total-count']).toBeUndefined();
+    const all = whole.json().map((o: { id: number }) => o.id);
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    const counted = await get(`/v1/tradeorder/trades?portfolioId=${book.portfolioId}&$count=true`);
+    expect(counted.headers['x-total-count']).toBe(String(all.length));
+    expect(counted.headers.link).toBeUndefined();
+    const page = await get(`/v1/tradeorder/trades?portfolioId=${book.portfolioId}&$top=1&$count=true`);
+    expect(page.json().map((o: { id: number }) => o.id)).toEqual(all.slice(0, 1));
+    expect(page.headers['x-total-count']).toBe(String(all.length));
+    expect(page.headers.link).toBe(`</rebalancer/v1/tradeorder/trades?portfolioId=${book.portfolioId}&$top=1&$count=true&$skip=1>; rel="next"`);
+    const last = await get(`/v1/tradeorder/trades?portfolioId=${book.portfolioId}&$top=1&$skip=${all.length - 1}&$count=true`);
+    expect(last.json().map((o: { id: number }) => o.id)).toEqual(all.slice(-1));
+    expect(last.headers.link).toBeUndefined();
+    expect((await get('/v1/tradeorder/trades?isPending=true&$count=true')).headers['x-total-count']).toBe('1');
+    expect((await get('/v1/tradeorder/trades?$count=true', book.stranger)).headers['x-total-count']).toBe('0');
+    for (const [query, field] of [['$top=0', 'querystring.$top'], ['$skip=-1', 'querystring.$skip'], ['$count=maybe', 'querystring.$count']]) {
+      const refused = await get(`/v1/tradeorder/trades?${query}`);
+      expect(refused.statusCode, query).toBe(400);
+      expect(problemField(refused.json()), query).toEqual([field]);
+    }
+  });
+
   it('lists sleeves: the sleeve accounts', async () => {
     await t.db.kysely.updateTable('accounts').set({ sleeve_type: 'Normal', sleeve_target_pct: 40, sleeve_tolerance_lower: 2, sleeve_tolerance_upper: 2 }).where('id', '=', book.accountIds[1]).execute();
     const sleeves = await get('/v1/portfolio/sleeves');

@@ -169,6 +169,19 @@ export class EclipseRepository {
   }
 
   /** Trade orders with their account, registration, product and instance, by id. */
+  /** How many trade orders match the filter, for `$count=true` (reads every matching trade of the firm). */
+  async countTrades(firmId: number, filter: { pending?: boolean; registrationId?: number }): Promise<number> {
+    let query = this.db.selectFrom('trades as t').where('t.firm_id', '=', firmId);
+    if (filter.pending === true) query = query.where('t.status', '=', PENDING_STATUS);
+    if (filter.pending === false) query = query.where('t.status', '!=', PENDING_STATUS);
+    if (filter.registrationId !== undefined) {
+      const registrationId = filter.registrationId;
+      query = query.where('t.account_id', 'in', (eb) => eb.selectFrom('accounts').select('id').where('firm_id', '=', firmId).where('registration_id', '=', registrationId));
+    }
+    const row = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   trades(firmId: number, filter: { pending?: boolean; registrationId?: number }, afterId: number, limit: number, skip: number) {
     let query = this.db
       .selectFrom('trades as t')

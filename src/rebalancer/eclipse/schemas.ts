@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
-import { Skip, WholeListQuery } from '../../http/paging.js';
+import { CountQuery, Skip, WholeListQuery } from '../../http/paging.js';
 import { Nullable } from '../../http/nullable.js';
 import { AccountDetail, AccountHolding, AccountListItem, AccountSimple } from '../accounts/schemas.js';
 
@@ -156,6 +156,7 @@ export const TradesQuery = Type.Object({
   isPending: Type.Optional(Type.Boolean({ description: 'true: open trade orders; false: executed or cancelled ones; omitted: all' })),
   portfolioId: Type.Optional(IdSchema({ description: 'Trade orders of the accounts of this portfolio (registration)' })),
   ...WholeListQuery.properties,
+  ...CountQuery.properties,
 });
 
 export const TradeOrder = Type.Object({

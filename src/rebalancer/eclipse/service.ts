@@ -201,6 +201,11 @@ export class EclipseService {
   }
 
   /** Trade orders, a page at a time (a firm's history may hold millions). */
+  /** The trade orders' total, asked for with `$count=true`: a firm keeps every trade it ever generated. */
+  async tradeCount(firmId: number, query: { isPending?: boolean; portfolioId?: number }): Promise<number> {
+    return this.repository.countTrades(firmId, { pending: query.isPending, registrationId: query.portfolioId });
+  }
+
   async trades(firmId: number, query: { isPending?: boolean; portfolioId?: number; $top?: number; $skip: number }): Promise<AsyncGenerator<TradeOrder[]>> {
     if (query.portfolioId !== undefined) await this.portfolioRow(firmId, query.portfolioId);
     const filter = { pending: query.isPending, registrationId: query.portfolioId };

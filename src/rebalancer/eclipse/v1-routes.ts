@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { sendJsonArray } from '../../http/json-array-stream.js';
-import { TOTAL_COUNT_HEADER } from '../../http/paging.js';
+import { PAGE_HEADERS, TOTAL_COUNT_HEADER, sendPageHeaders } from '../../http/paging.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
@@ -171,12 +171,23 @@ export const eclipseV1Routes: FastifyPluginAsyncTypebox<{ eclipse: EclipseServic
       schema: {
         tags: tradingTags,
         summary: 'Trade orders: the trades of the firm\'s trade instances; isPending=true the open ones, false the executed or cancelled ones',
-        description: 'A trade order is one trade of a trade instance. Every match is answered, by id, unless `$top` is given; `portfolioId` narrows to the accounts of one registration.',
+        description: 'A trade order is one trade of a trade instance. Every match is answered, by id, unless `$top` is given (at most 100000), `$skip` skips; `portfolioId` narrows to the accounts of one registration. With `$count=true` the X-Total-Count header carries how many match (counting reads every trade of the firm, so ask only when you need it), and with `$top` a `Link` header names the next page while there is one.',
         querystring: TradesQuery,
-        response: responses({ 200: Type.Array(TradeOrder) }, [401, 403, 404]),
+        response: responses({ 200: { ...Type.Array(TradeOrder), ...PAGE_HEADERS } }, [400, 401, 403, 404]),
       },
     },
-    async (request, reply) => sendJsonArray(reply, await eclipse.trades(principalOf(request).firmId, request.query)),
+    async (request, reply) => {
+      const firmId = principalOf(request).firmId;
+      const { $top, $skip, $count } = request.query;
+      const pages = await eclipse.trades(firmId, request.query);
+      if ($count) {
+        // The body is streamed, so a page's length is known from the total before it is sent.
+        const total = await eclipse.tradeCount(firmId, request.query);
+        const top = $top ?? Number.MAX_SAFE_INTEGER;
+        sendPageHeaders(request, reply, { top, skip: $skip, returned: Math.max(0, Math.min(top, total - $skip)), total });
+      }
+      return sendJsonArray(reply, pages);
+    },
   );
   app.get(
     '/v1/portfolio/sleeves',
