@@ -19,6 +19,8 @@ export interface Floor {
   trades: number;
   /** Lots of taxable accounts read (the tax-aware floor only). */
   lots: number;
+  /** PostgreSQL: the same rows written with `insert … select from unnest` (the floor before COPY), for comparison. */
+  insertSeconds?: number;
 }
 
 /**
@@ -103,7 +105,21 @@ export async function postgresFloor(url: string, firmId: number, instanceId: num
     await pipeline(Readable.from(pieces), client.query(copyFrom(`copy trades (${TRADE_COLUMNS.join(', ')}) from stdin`)));
     const writeSeconds = (performance.now() - started) / 1000;
     await client.query('rollback');
-    return { readSeconds, writeSeconds, positions, trades: trades.length, lots };
+    const types = new Map(
+      (await client.query<{ column_name: string; data_type: string }>(`select column_name, data_type from information_schema.columns where table_name = 'trades' and table_schema = current_schema()`)).rows.map((r) => [r.column_name, r.data_type]),
+    );
+    started = performance.now();
+    await client.query('begin');
+    for (let i = 0; i < trades.length; i += step) {
+      const part = trades.slice(i, i + step);
+      await client.query(
+        `insert into trades (${TRADE_COLUMNS.join(', ')}) select * from unnest(${TRADE_COLUMNS.map((c, k) => `$${k + 1}::${types.get(c)}[]`).join(', ')})`,
+        TRADE_COLUMNS.map((_, k) => part.map((r) => r[k])),
+      );
+    }
+    const insertSeconds = (performance.now() - started) / 1000;
+    await client.query('rollback');
+    return { readSeconds, writeSeconds, positions, trades: trades.length, lots, insertSeconds };
   } finally {
     await client.end();
   }
