@@ -12,10 +12,14 @@
  * apart from "the messages moved". It prints the full hash beside it; the counts of messages by
  * code are printed either way.
  *
- *   npx tsx bench/_trades-hash.ts [--households 3000] [--profile demo] [--tax] [--trades-only]
+ * With --postgres URL the same runs go to PostgreSQL (a schema of their own, dropped at the end,
+ * jobs through pg-boss in the process): the hash must equal SQLite's.
+ *
+ *   npx tsx bench/_trades-hash.ts [--households 3000] [--profile demo] [--tax] [--trades-only] [--postgres URL]
  */
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest, openDatabase } from '../src/db/database.js';
@@ -23,12 +27,19 @@ import { seedDemoFirm } from '../src/seed/demo.js';
 import { parseProfile } from '../src/seed/profiles.js';
 import { BENCH_TAX_OPTIONS } from './_tax-options.js';
 
-const { values } = parseArgs({ options: { households: { type: 'string', default: '3000' }, profile: { type: 'string', default: 'demo' }, tax: { type: 'boolean', default: false }, 'trades-only': { type: 'boolean', default: false } } });
-const db = openDatabase({ dialect: 'sqlite', file: ':memory:' });
+const { values } = parseArgs({
+  options: { households: { type: 'string', default: '3000' }, profile: { type: 'string', default: 'demo' }, tax: { type: 'boolean', default: false }, postgres: { type: 'string' }, 'trades-only': { type: 'boolean', default: false } },
+});
+const schema = `trades_hash_${process.pid}`;
+const admin = values.postgres ? new pg.Client({ connectionString: values.postgres }) : undefined;
+await admin?.connect();
+await admin?.query(`create schema ${schema}`);
+const database = values.postgres ? ({ dialect: 'postgres', url: values.postgres, poolSize: 10 } as const) : ({ dialect: 'sqlite', file: ':memory:' } as const);
+const db = openDatabase(database, values.postgres ? { schema } : {});
 await migrateToLatest(db);
 const credentials = await seedDemoFirm(db, { households: Number(values.households), seed: 11, asOf: '2025-06-30', firmCode: 'HASH', profile: parseProfile(values.profile) });
 const ids = (await db.kysely.selectFrom('accounts').select('id').where('firm_id', '=', credentials.firm.id).orderBy('id').execute()).map((r) => r.id);
-const config = loadConfig({ LOG_LEVEL: 'silent' }, { database: { dialect: 'sqlite', file: ':memory:' } });
+const config = loadConfig({ LOG_LEVEL: 'silent', ...(admin ? { JOB_SCHEMA: `${schema}_jobs` } : {}) }, { database });
 const app = await buildApp({ config, db });
 await app.ready();
 const api = credentials.users.find((u) => u.kind === 'api')!;
@@ -74,3 +85,6 @@ for (const level of values.tax ? ['Account'] : ['Account', 'Registration']) {
 console.log(`${ids.length} accounts; ${values['trades-only'] ? `trades-only sha256 ${tradesHash.digest('hex')} (full sha256 ${hash.digest('hex')})` : `sha256 ${hash.digest('hex')}`}`);
 await app.close();
 await db.close();
+await admin?.query(`drop schema ${schema} cascade`);
+await admin?.query(`drop schema if exists ${schema}_jobs cascade`);
+await admin?.end();

@@ -181,7 +181,8 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
     const floorSeconds = floor.readSeconds + floor.writeSeconds;
     console.log(
       `${name}: I/O floor ${floorSeconds.toFixed(2)} s (read ${floor.positions} positions ${floor.readSeconds.toFixed(2)} s, ` +
-        `insert ${floor.trades} trades ${floor.writeSeconds.toFixed(2)} s, driver directly); rebalance = ${(seconds / floorSeconds).toFixed(2)}x floor`,
+        `write ${floor.trades} trades ${floor.writeSeconds.toFixed(2)} s, driver directly (COPY on PostgreSQL)); rebalance = ${(seconds / floorSeconds).toFixed(2)}x floor` +
+        (floor.insertSeconds === undefined ? '' : `; the same rows by INSERT … unnest ${floor.insertSeconds.toFixed(2)} s = ${(floor.insertSeconds / floor.writeSeconds).toFixed(2)}x the COPY`),
     );
     if (taxRuns.length > 0) {
       const taxed = median(taxRuns);

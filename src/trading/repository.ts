@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { type BulkColumn, bulkInsert, type Column, type ColumnType } from '../db/bulk-insert.js';
+import { copyRows } from '../db/copy-rows.js';
 import { isPostgres } from '../db/dialect.js';
 import { firmCheck } from '../db/firm-check.js';
 import { idChunks } from '../db/id-chunks.js';
@@ -112,9 +113,9 @@ function insertTrades(trx: Kysely<Database>, firmId: number, instanceId: number,
   const constants: [Column<'trades'>, ColumnType, string | number][] = [['firm_id', 'int4', firmId], ['trade_instance_id', 'int4', instanceId], ['status', 'text', 'Open'], ['created_at', 'text', now]];
   // Only tax-aware trades carry lots; the others keep the narrower insert.
   if (trades.some((t) => t.lots != null)) {
-    return bulkInsert(trx, 'trades', TAX_TRADE_COLUMNS, constants, trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason, t.lots ?? null, t.shortTermGainCents ?? null, t.longTermGainCents ?? null]));
+    return copyRows(trx, 'trades', TAX_TRADE_COLUMNS, constants, trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason, t.lots ?? null, t.shortTermGainCents ?? null, t.longTermGainCents ?? null]));
   }
-  return bulkInsert(trx, 'trades', TRADE_COLUMNS, constants, trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason]));
+  return copyRows(trx, 'trades', TRADE_COLUMNS, constants, trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason]));
 }
 
 export const EMPTY_SELECTION = 'The selection holds no accounts: there is nothing to rebalance.';
@@ -227,7 +228,7 @@ export class TradingRepository {
       const claimed = await trx.updateTable('batch_chunks').set({ done_at: now }).where('id', '=', chunk.id).where('done_at', 'is', null).executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) return { wrote: false as const };
       await insertTrades(trx, chunk.firmId, chunk.instanceId, trades, now);
-      await bulkInsert(
+      await copyRows(
         trx,
         'batch_messages',
         MESSAGE_COLUMNS,
