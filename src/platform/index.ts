@@ -70,7 +70,7 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
       await secured.register(bookRoutes, { prefix, verbose: services.verbose, holdings: services.holdings });
       await secured.register(portfolioCompatRoutes, { prefix, compat: services.portfolioCompat });
       await secured.register(taxRoutes, { prefix, tax: services.tax });
-      await secured.register(transactionRoutes, { prefix, db: services.db.kysely, clock: services.clock });
+      await secured.register(transactionRoutes, { prefix, transactions: services.transactions });
       await secured.register(tradingRoutes, { prefix, trading: services.trading, quickTrades: services.quickTrades, execution: services.execution });
       await secured.register(riskPartnerRoutes, { prefix, riskProfiling: services.riskProfiling, basePath, publicUrl });
       await secured.register(notificationRoutes, { prefix, notifications: services.notifications });

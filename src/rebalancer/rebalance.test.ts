@@ -3,6 +3,7 @@ import { useTestApp } from '../../test/support/app.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { type RebalanceOptions, rebalanceAccount } from '../engine/index.js';
 import { SnapshotRepository } from '../trading/snapshot-repository.js';
+import { TradeBlockRepository } from '../trade-blocks/repository.js';
 import { addPosition, createAccount, createProduct, rebalancerSession } from '../../test/support/rebalancer.js';
 
 /**
@@ -43,7 +44,7 @@ describeEachDatabase('rebalances read plans, priorities, protected cash and mode
 
   async function rebalance(accountId: number, options: RebalanceOptions = { reason: 'NeedReview' }) {
     // The production loader, as a rebalance batch reads an account.
-    const snapshots = new SnapshotRepository(t.db.kysely);
+    const snapshots = new SnapshotRepository(t.db.kysely, new TradeBlockRepository(t.db.kysely));
     const context = await snapshots.firmContext(t.firm.firmId, asOf);
     const [loaded] = await snapshots.accounts(context, [accountId]);
     return rebalanceAccount(loaded!.snapshot, { assetValues: 'Current', includeCustodialCash: true, ...options });
