@@ -27,7 +27,10 @@ import type { Clock } from './shared/clock.js';
 import { PgBossQueue } from './trading/pg-queue.js';
 import { InProcessQueue, type JobQueue } from './trading/queue.js';
 import { QuickTradeService } from './trading/quick-trades.js';
-import { TradingRepository } from './trading/repository.js';
+import { BatchRepository } from './trading/batch-repository.js';
+import { TradeInstanceRepository } from './trading/instance-repository.js';
+import { QuickTradeRepository } from './trading/quick-trade-repository.js';
+import { SelectionRepository } from './trading/selection-repository.js';
 import { BatchRunner } from './trading/runner.js';
 import { TradingService } from './trading/service.js';
 import { BatchWatchdog } from './trading/watchdog.js';
@@ -88,9 +91,9 @@ export function createServices(config: AppConfig, db: Db, clock: Clock, role: Pr
   pushOutbox.register(PUSH_TOPIC, (message) => pushSender.handle(message));
   const wakePush = () => pushOutbox.kick();
   // The user who started a rebalance is notified in the transaction that ends it.
-  const tradingRepository = new TradingRepository(db.kysely, recordBatchEnded);
+  const batchRepository = new BatchRepository(db.kysely, recordBatchEnded);
   const tradeBlockRepository = new TradeBlockRepository(db.kysely);
-  const runner = new BatchRunner(tradingRepository, new SnapshotRepository(db.kysely, tradeBlockRepository), clock);
+  const runner = new BatchRunner(batchRepository, new SnapshotRepository(db.kysely, tradeBlockRepository), clock);
   // SQLite runs chunks in this process; PostgreSQL hands them to pg-boss, shared by every `wealth worker` (and `wealth serve` unless WORKER_IN_SERVER=false).
   const queue: JobQueue =
     config.database.dialect === 'postgres'
@@ -103,10 +106,10 @@ export function createServices(config: AppConfig, db: Db, clock: Clock, role: Pr
             chunkTimeoutSeconds: config.chunkTimeoutSeconds,
           },
           runner,
-          tradingRepository,
+          batchRepository,
           clock,
         )
-      : new InProcessQueue(runner, tradingRepository, clock);
+      : new InProcessQueue(runner, batchRepository, clock);
   const modelRepository = new ModelRepository(db.kysely);
   const models = new ModelService(modelRepository, clock);
   const rebalancerAccounts = new RebalancerAccountService(new RebalancerAccountRepository(db.kysely), clock, (principal, modelId) => models.assertVisible(principal, modelId));
@@ -147,9 +150,9 @@ export function createServices(config: AppConfig, db: Db, clock: Clock, role: Pr
     rebalancerTradeBlocks,
     queue,
     runner,
-    trading: new TradingService(tradingRepository, queue, clock, config.rebalanceChunkSize, config.rebalanceWaitSeconds * 1000),
-    watchdog: new BatchWatchdog(tradingRepository, clock, config.batchStallSeconds),
-    quickTrades: new QuickTradeService(tradingRepository, tradeBlockRepository, clock),
+    trading: new TradingService(batchRepository, new SelectionRepository(db.kysely), new TradeInstanceRepository(db.kysely), queue, clock, config.rebalanceChunkSize, config.rebalanceWaitSeconds * 1000),
+    watchdog: new BatchWatchdog(batchRepository, clock, config.batchStallSeconds),
+    quickTrades: new QuickTradeService(new QuickTradeRepository(db.kysely), tradeBlockRepository, clock),
     execution: new ExecutionService(new ExecutionRepository(db.kysely), clock),
     ...createRiskProfilingServices(config.riskPartner, db.kysely, clock),
     notifications: new NotificationService(notificationRepository, auth, clock, links, wakePush, { allowPrivate: push.allowPrivateNetworks }),

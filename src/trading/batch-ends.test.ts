@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
 import { createTestBook, type TestBook } from '../../test/support/book.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
-import { EMPTY_SELECTION, TradingRepository } from './repository.js';
+import { EMPTY_SELECTION, BatchRepository } from './batch-repository.js';
 import { BatchWatchdog } from './watchdog.js';
 
 /** Every batch ends — an empty selection at once, a stalled one after BATCH_STALL_SECONDS. */
@@ -34,7 +34,7 @@ describeEachDatabase('every rebalance batch ends', (database) => {
 
   it('a batch without progress for the stall time is Failed with the cause, and its accounts rebalance again', async () => {
     const account = await book.account();
-    const repository = new TradingRepository(t.db.kysely);
+    const repository = new BatchRepository(t.db.kysely);
     const createdAt = new Date('2026-11-20T10:00:00.000Z');
     // A batch whose chunk no worker ever takes (all workers gone).
     const { batchId } = await repository.createBatch({

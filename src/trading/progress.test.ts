@@ -3,7 +3,7 @@ import { useTestApp } from '../../test/support/app.js';
 import { createTestBook, type TestBook } from '../../test/support/book.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { followBatch } from '../../examples/follow-batch.js';
-import { TradingRepository } from './repository.js';
+import { BatchRepository } from './batch-repository.js';
 
 /** A batch shows its progress while it runs, a chunk of accounts at a time. */
 describeEachDatabase('rebalance progress', (database) => {
@@ -58,7 +58,7 @@ describeEachDatabase('rebalance progress', (database) => {
   it('reads the stored request (every key of the run) once for the batch, not once a chunk', async () => {
     const keys: number[] = [];
     for (let i = 0; i < 7; i++) keys.push(await book.account());
-    const reads = vi.spyOn(TradingRepository.prototype, 'batchRequest');
+    const reads = vi.spyOn(BatchRepository.prototype, 'batchRequest');
     try {
       const done = await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades?wait=true', payload: { routine: 'Rebalance', entity: 'Account', reason: 'NeedReview', keys }, headers: { authorization: await t.session('advisor') } });
       expect(done.statusCode, done.body).toBe(200);
