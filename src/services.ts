@@ -8,10 +8,10 @@ import { UserAdminService } from './auth/users.js';
 import { BasicLoginSettings } from './auth/basic-login-setting.js';
 import { SignInThrottle } from './auth/throttle.js';
 import { VERBOSE_ENTITIES, accounts, clients, registrations, type EntityDescriptor } from './book/entities.js';
-import { PortfolioCompatRepository } from './book/compat/repository.js';
+import { PortfolioHierarchyRepository } from './book/hierarchy/repository.js';
 import { TaxRepository } from './book/tax/repository.js';
 import { TaxService } from './book/tax/service.js';
-import { PortfolioCompatService } from './book/compat/service.js';
+import { PortfolioHierarchyService } from './book/hierarchy/service.js';
 import { HoldingsService } from './book/holdings-service.js';
 import { BookRepository } from './book/repository.js';
 import { VerboseService } from './book/service.js';
@@ -136,8 +136,8 @@ export function createServices(config: AppConfig, db: Db, clock: Clock, role: Pr
     basicLogin: new BasicLoginSettings(authRepository),
     verbose,
     tax: new TaxService(new TaxRepository(db.kysely), clock),
-    portfolioCompat: new PortfolioCompatService(
-      new PortfolioCompatRepository(db.kysely),
+    portfolioHierarchy: new PortfolioHierarchyService(
+      new PortfolioHierarchyRepository(db.kysely),
       { clients: verboseOf(clients), registrations: verboseOf(registrations), accounts: verboseOf(accounts) },
       customFields.customFieldDefinitions,
       authRepository,

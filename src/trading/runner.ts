@@ -19,7 +19,7 @@ import type { NewMessage, NewTaxSummary, NewTrade, NewTransfer, BatchRepository 
 import type { TaxInputs } from './tax-inputs-repository.js';
 import { type BatchPlan, planOf, type StoredRequest } from './request.js';
 import type { AccountRow, FirmContext, SnapshotRepository } from './snapshot-repository.js';
-import { encodeTradeLots } from './stored-lots.js';
+import { encodeTradeLots } from './trade-lots-codec.js';
 import { EntityEnum } from '../shared/entity-enum.js';
 
 /** A batch that wrote this many trades refreshes the database's statistics of them (PostgreSQL). */

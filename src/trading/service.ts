@@ -11,7 +11,7 @@ import type { TradeInstanceRepository } from './instance-repository.js';
 import type { SelectionRepository } from './selection-repository.js';
 import { resolveRequest } from './request.js';
 import type { MessageDetail, RebalanceRequest } from './schemas.js';
-import { decodeTradeLots } from './stored-lots.js';
+import { decodeTradeLots } from './trade-lots-codec.js';
 
 const WAIT_POLL_MS = 20;
 
