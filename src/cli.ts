@@ -9,7 +9,8 @@ import { findFirmIdByCode } from './book/firms/repository.js';
 import { AuthRepository } from './auth/repository.js';
 import { revocationsFor } from './auth/revocations.js';
 import { UserAdminService } from './auth/users.js';
-import { createTradingServices } from './trading/index.js';
+import { createServices } from './services.js';
+import { backgroundWork } from './background.js';
 import { startServer } from './server.js';
 import { systemClock } from './shared/clock.js';
 import { guardProcess } from './shared/logger.js';
@@ -165,18 +166,14 @@ function program(): Command {
       guardProcess(log);
       const db = openDatabase(config.database, { onConnectionError: (error) => log.error({ err: error }, 'database connection lost; the pool reconnects on the next query') });
       await migrateToLatest(db);
-      const { queue, watchdog } = createTradingServices(config, db, systemClock, 'worker');
-      queue.log = log;
-      watchdog.log = log;
-      await queue.start();
-      watchdog.start();
+      const background = backgroundWork(createServices(config, db, systemClock, 'worker'), log, 'worker');
+      await background.start();
       console.log(`worker ${process.pid} working rebalance chunks (concurrency ${config.workerConcurrency})`);
       for (const signal of ['SIGTERM', 'SIGINT'] as const) {
         process.once(signal, () => {
           // Finish the chunk in hand; the others stay queued for the remaining workers.
-          watchdog
+          background
             .stop()
-            .then(() => queue.stop())
             .then(() => db.close())
             .then(
               () => process.exit(0),

@@ -8,10 +8,10 @@ import { UserAdminService } from './auth/users.js';
 import { BasicLoginSettings } from './auth/basic-login-setting.js';
 import { SignInThrottle } from './auth/throttle.js';
 import { VERBOSE_ENTITIES, accounts, clients, registrations, type EntityDescriptor } from './book/entities.js';
-import { PortfolioCompatRepository } from './book/compat/repository.js';
+import { PortfolioHierarchyRepository } from './book/hierarchy/repository.js';
 import { TaxRepository } from './book/tax/repository.js';
 import { TaxService } from './book/tax/service.js';
-import { PortfolioCompatService } from './book/compat/service.js';
+import { PortfolioHierarchyService } from './book/hierarchy/service.js';
 import { HoldingsService } from './book/holdings-service.js';
 import { BookRepository } from './book/repository.js';
 import { VerboseService } from './book/service.js';
@@ -19,17 +19,62 @@ import { OutboxDispatcher } from './outbox/dispatcher.js';
 import { OutboxRepository } from './outbox/repository.js';
 import { createTradeBlockServices } from './trade-blocks/index.js';
 import { createRebalancerTradeBlocks } from './rebalancer/trade-block-details/index.js';
-import { createTradingServices } from './trading/index.js';
 import { createRiskProfilingServices } from './integrations/risk-partner/index.js';
-import { createNotificationServices, PUSH_DEFAULTS } from './notifications/index.js';
 import { createCustomFieldServices } from './book/custom-fields/index.js';
 import { createRepresentativeServices } from './book/representatives/index.js';
 import { createSleeveServices } from './book/sleeves/index.js';
 import type { Clock } from './shared/clock.js';
 import { createPerformanceServices } from './performance/index.js';
+import { PgBossQueue } from './trading/pg-queue.js';
+import { InProcessQueue, type JobQueue } from './trading/queue.js';
+import { QuickTradeService } from './trading/quick-trades.js';
+import { BatchRepository } from './trading/batch-repository.js';
+import { TradeInstanceRepository } from './trading/instance-repository.js';
+import { QuickTradeRepository } from './trading/quick-trade-repository.js';
+import { SelectionRepository } from './trading/selection-repository.js';
+import { BatchRunner } from './trading/runner.js';
+import { TradingService } from './trading/service.js';
+import { BatchWatchdog } from './trading/watchdog.js';
+import { ExecutionRepository } from './trading/execution-repository.js';
+import { ExecutionService } from './trading/execution.js';
+import { SnapshotRepository } from './trading/snapshot-repository.js';
+import { TradeBlockRepository } from './trade-blocks/repository.js';
+import { recordBatchEnded, SetAsideExpiryRepository } from './notifications/platform-events-repository.js';
+import { PUSH_DEFAULTS, PushSender } from './notifications/push.js';
+import { NotificationRepository, PUSH_TOPIC } from './notifications/repository.js';
+import { NotificationService } from './notifications/service.js';
+import { SetAsideExpirySweeper } from './notifications/set-aside-expiry-sweeper.js';
+import { TransactionRepository } from './book/transactions/repository.js';
+import { TransactionService } from './book/transactions/service.js';
+import { RebalancerUserRepository } from './rebalancer/auth/user-repository.js';
+import { RebalancerAccountRepository } from './rebalancer/accounts/repository.js';
+import { RebalancerAccountService } from './rebalancer/accounts/service.js';
+import { FirmOptionsRepository } from './rebalancer/firm-options/repository.js';
+import { FirmOptionsService } from './rebalancer/firm-options/service.js';
+import { GroupRepository } from './rebalancer/groups/repository.js';
+import { GroupService } from './rebalancer/groups/service.js';
+import { ModelSecurityService } from './rebalancer/models/securities-service.js';
+import { ModelRepository } from './rebalancer/models/repository.js';
+import { ModelService } from './rebalancer/models/service.js';
+import { RestrictedPlanRepository } from './rebalancer/restricted-plans/repository.js';
+import { RestrictedPlanService } from './rebalancer/restricted-plans/service.js';
+import { EclipseRepository } from './rebalancer/eclipse/repository.js';
+import { EclipseService } from './rebalancer/eclipse/service.js';
+import { EclipseV2Service } from './rebalancer/eclipse/v2-service.js';
+import { CashNeedsService } from './set-aside-cash/cash-needs.js';
+import { CashNeedsRepository, SetAsideRepository } from './set-aside-cash/repository.js';
+import { SetAsideService } from './set-aside-cash/service.js';
+import { SubstitutionRepository } from './substitutions/repository.js';
+import { SubstitutionService } from './substitutions/service.js';
 
-/** Everything the routes need, wired once per app; tests swap the clock. */
-export function createServices(config: AppConfig, db: Db, clock: Clock) {
+/** What a process does besides answering requests: `wealth serve` runs everything, `wealth worker` only rebalance chunks. */
+export type ProcessRole = 'server' | 'worker';
+
+/**
+ * Every service and repository of a process, made here and nowhere else; routes and background
+ * work receive what they need from it. Tests swap the clock.
+ */
+export function createServices(config: AppConfig, db: Db, clock: Clock, role: ProcessRole = 'server') {
   const book = new BookRepository(db.kysely);
   const outbox = new OutboxDispatcher(new OutboxRepository(db.kysely), clock);
   const revocations = revocationsFor(db, config.database);
@@ -38,6 +83,39 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
   const auth = new AuthService(authRepository, clock, config.accessTokenTtlSeconds, throttle, revocations.cache);
   const customFields = createCustomFieldServices(db.kysely, clock);
   const tradeBlockServices = createTradeBlockServices(db.kysely, clock, outbox);
+  const links = { publicUrl: config.publicUrl, platformPrefix: config.platformPrefix, rebalancerPrefix: config.rebalancerPrefix };
+  const push = { ...PUSH_DEFAULTS, allowPrivateNetworks: config.pushAllowPrivateNetworks };
+  const notificationRepository = new NotificationRepository(db.kysely);
+  // Push deliveries have a dispatcher of their own: a slow partner endpoint holds up other pushes at worst, never trade block sync.
+  const pushOutbox = new OutboxDispatcher(new OutboxRepository(db.kysely), clock, { batchSize: 20 });
+  const pushSender = new PushSender(notificationRepository, clock, links, push);
+  pushOutbox.register(PUSH_TOPIC, (message) => pushSender.handle(message));
+  const wakePush = () => pushOutbox.kick();
+  // The user who started a rebalance is notified in the transaction that ends it.
+  const batchRepository = new BatchRepository(db.kysely, recordBatchEnded);
+  const tradeBlockRepository = new TradeBlockRepository(db.kysely);
+  const runner = new BatchRunner(batchRepository, new SnapshotRepository(db.kysely, tradeBlockRepository), clock);
+  // SQLite runs chunks in this process; PostgreSQL hands them to pg-boss, shared by every `wealth worker` (and `wealth serve` unless WORKER_IN_SERVER=false).
+  const queue: JobQueue =
+    config.database.dialect === 'postgres'
+      ? new PgBossQueue(
+          {
+            connectionString: config.database.url,
+            schema: config.jobSchema,
+            work: role === 'worker' || config.workerInServer,
+            concurrency: config.workerConcurrency,
+            chunkTimeoutSeconds: config.chunkTimeoutSeconds,
+          },
+          runner,
+          batchRepository,
+          clock,
+        )
+      : new InProcessQueue(runner, batchRepository, clock);
+  const modelRepository = new ModelRepository(db.kysely);
+  const models = new ModelService(modelRepository, clock);
+  const rebalancerAccounts = new RebalancerAccountService(new RebalancerAccountRepository(db.kysely), clock, (principal, modelId) => models.assertVisible(principal, modelId));
+  const eclipse = new EclipseService(new EclipseRepository(db.kysely), rebalancerAccounts, models, clock);
+  const rebalancerTradeBlocks = createRebalancerTradeBlocks(db.kysely, clock, outbox);
   const verbose = VERBOSE_ENTITIES.map((entity) => ({ entity, service: new VerboseService(book, entity, clock, customFields.customFieldValues) }));
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const verboseOf = (entity: EntityDescriptor<any, any>) => verbose.find((v) => v.entity === entity)!.service;
@@ -50,7 +128,6 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     oauth: new OAuthService(
       authRepository,
       auth,
-      throttle,
       clock,
       config.authorizationCodeTtlSeconds,
       config.refreshGraceSeconds,
@@ -60,8 +137,8 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     basicLogin: new BasicLoginSettings(authRepository),
     verbose,
     tax: new TaxService(new TaxRepository(db.kysely), clock),
-    portfolioCompat: new PortfolioCompatService(
-      new PortfolioCompatRepository(db.kysely),
+    portfolioHierarchy: new PortfolioHierarchyService(
+      new PortfolioHierarchyRepository(db.kysely),
       { clients: verboseOf(clients), registrations: verboseOf(registrations), accounts: verboseOf(accounts) },
       customFields.customFieldDefinitions,
       authRepository,
@@ -71,12 +148,32 @@ export function createServices(config: AppConfig, db: Db, clock: Clock) {
     holdings: new HoldingsService(book),
     outbox,
     ...tradeBlockServices,
-    rebalancerTradeBlocks: createRebalancerTradeBlocks(db.kysely, clock, outbox),
-    ...createTradingServices(config, db, clock),
+    rebalancerTradeBlocks,
+    queue,
+    runner,
+    trading: new TradingService(batchRepository, new SelectionRepository(db.kysely), new TradeInstanceRepository(db.kysely), queue, clock, config.rebalanceChunkSize, config.rebalanceWaitSeconds * 1000),
+    watchdog: new BatchWatchdog(batchRepository, clock, config.batchStallSeconds),
+    quickTrades: new QuickTradeService(new QuickTradeRepository(db.kysely), tradeBlockRepository, clock),
+    execution: new ExecutionService(new ExecutionRepository(db.kysely), clock),
     ...createRiskProfilingServices(config.riskPartner, db.kysely, clock),
-    ...createNotificationServices(db, clock, auth, { publicUrl: config.publicUrl, platformPrefix: config.platformPrefix, rebalancerPrefix: config.rebalancerPrefix }, { ...PUSH_DEFAULTS, allowPrivateNetworks: config.pushAllowPrivateNetworks }),
+    notifications: new NotificationService(notificationRepository, auth, clock, links, wakePush, { allowPrivate: push.allowPrivateNetworks }),
+    pushOutbox,
+    setAsideSweeper: new SetAsideExpirySweeper(new SetAsideExpiryRepository(db.kysely), clock, wakePush),
     ...createSleeveServices(db.kysely, clock, tradeBlockServices.tradeBlocks),
     ...createPerformanceServices(db.kysely, clock, config.valuationMinute ?? null),
+    transactions: new TransactionService(new TransactionRepository(db.kysely), clock),
+    rebalancerUsers: new RebalancerUserRepository(db.kysely),
+    restrictedPlans: new RestrictedPlanService(new RestrictedPlanRepository(db.kysely), clock),
+    setAsides: new SetAsideService(new SetAsideRepository(db.kysely), clock),
+    cashNeeds: new CashNeedsService(new CashNeedsRepository(db.kysely), clock),
+    models,
+    modelSecurities: new ModelSecurityService(modelRepository, models, clock),
+    groups: new GroupService(new GroupRepository(db.kysely)),
+    firmOptions: new FirmOptionsService(new FirmOptionsRepository(db.kysely)),
+    rebalancerAccounts,
+    substitutions: new SubstitutionService(new SubstitutionRepository(db.kysely)),
+    eclipse,
+    eclipseV2: new EclipseV2Service(eclipse, tradeBlockServices.tradeBlocks, tradeBlockServices.tradeBlockReasons, rebalancerTradeBlocks),
   };
 }
 

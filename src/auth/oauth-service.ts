@@ -5,7 +5,7 @@ import type { AuthRepository } from './repository.js';
 import { digest, newToken, seal, unseal } from './secrets.js';
 import type { TokenResponse } from './schemas.js';
 import type { AuthService } from './service.js';
-import { LockedOut, type SignInThrottle } from './throttle.js';
+import { LockedOut } from './throttle.js';
 
 /** What a code exchange or a refresh answers: the token response with every field present. */
 export type TokenSet = Required<TokenResponse>;
@@ -40,7 +40,6 @@ export class OAuthService {
   constructor(
     private readonly repository: AuthRepository,
     private readonly auth: AuthService,
-    private readonly throttle: SignInThrottle,
     private readonly clock: Clock,
     private readonly codeTtlSeconds: number,
     /** How long after a refresh token's use the same token still returns the same successor pair. */

@@ -1,3 +1,4 @@
+// One file on purpose, past 400 lines: it is the whole contract between the engine and its loaders, read as one.
 // Plain data in, plain data out. These types are the contract between the
 // rebalancing engine and whoever loads snapshots (database, files, tests).
 // Percentages are percent numbers (30 = 30 %), money is dollars, quantities

@@ -3,7 +3,7 @@ import { describeEachDatabase } from '../../test/support/databases.js';
 import { createTestFirm, type TestFirm } from '../../test/support/firm.js';
 import type { Db } from '../db/database.js';
 import { OutboxRepository } from '../outbox/repository.js';
-import { TradingRepository } from '../trading/repository.js';
+import { BatchRepository } from '../trading/batch-repository.js';
 import { recordBatchEnded } from './platform-events-repository.js';
 import { PUSH_TOPIC } from './repository.js';
 
@@ -16,7 +16,7 @@ describeEachDatabase('the notification of a finished rebalance, exactly once', (
   let drop: () => Promise<void>;
   let firm: TestFirm;
   const now = '2026-03-10T15:00:00.000Z';
-  const repository = () => new TradingRepository(db.kysely, recordBatchEnded);
+  const repository = () => new BatchRepository(db.kysely, recordBatchEnded);
 
   beforeAll(async () => {
     ({ db, drop } = await database.open());
@@ -69,7 +69,7 @@ describeEachDatabase('the notification of a finished rebalance, exactly once', (
   it('rolls back with the batch\'s completion when the transaction fails, and is written once by the retry', async () => {
     const { batchId, chunkIds, complete } = await batch(1);
     const pushesBefore = await new OutboxRepository(db.kysely).pending(PUSH_TOPIC);
-    const dying = new TradingRepository(db.kysely, async (trx, id, at) => {
+    const dying = new BatchRepository(db.kysely, async (trx, id, at) => {
       await recordBatchEnded(trx, id, at);
       throw new Error('the process died before the commit');
     });

@@ -26,7 +26,7 @@ async function link(trx: Kysely<Database>, key: string, notificationId: number) 
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** TradingRepository's BatchEndedHook: tells the user who started a rebalance that it ended. */
+/** BatchRepository's BatchEndedHook: tells the user who started a rebalance that it ended. */
 export async function recordBatchEnded(trx: Kysely<Database>, batchId: number, now: string): Promise<void> {
   const batch = await trx
     .selectFrom('batches as b')

@@ -6,7 +6,7 @@ import { requireAuthentication } from '../auth/hook.js';
 import { oauthRoutes } from '../auth/oauth-routes.js';
 import { authRoutes } from '../auth/routes.js';
 import { bookRoutes } from '../book/routes.js';
-import { portfolioCompatRoutes } from '../book/compat/routes.js';
+import { portfolioHierarchyRoutes } from '../book/hierarchy/routes.js';
 import { customFieldRoutes } from '../book/custom-fields/routes.js';
 import { representativeRoutes } from '../book/representatives/routes.js';
 import { legacyAccountRoutes } from '../trade-blocks/legacy-routes.js';
@@ -70,9 +70,9 @@ export const platformApp: FastifyPluginAsync<{ services: Services; basePath: str
     await secured.register(oauthRoutes, { oauth: services.oauth, basePath, publicUrl });
     for (const prefix of ['/v1', '']) {
       await secured.register(bookRoutes, { prefix, verbose: services.verbose, holdings: services.holdings });
-      await secured.register(portfolioCompatRoutes, { prefix, compat: services.portfolioCompat });
+      await secured.register(portfolioHierarchyRoutes, { prefix, compat: services.portfolioHierarchy });
       await secured.register(taxRoutes, { prefix, tax: services.tax });
-      await secured.register(transactionRoutes, { prefix, db: services.db.kysely, clock: services.clock });
+      await secured.register(transactionRoutes, { prefix, transactions: services.transactions });
       await secured.register(tradingRoutes, { prefix, trading: services.trading, quickTrades: services.quickTrades, execution: services.execution });
       await secured.register(riskPartnerRoutes, { prefix, riskProfiling: services.riskProfiling, basePath, publicUrl });
       await secured.register(notificationRoutes, { prefix, notifications: services.notifications });

@@ -2,54 +2,22 @@ import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { tradingCalls } from '../../test/support/trading.js';
-import { addPosition, createAccount, createProduct, rebalancerSession } from '../../test/support/rebalancer.js';
+import { addPosition, createAccount } from '../../test/support/rebalancer.js';
+import { useBalancedModel } from './balanced-model.test-support.js';
 
 
 /** Plans, priorities and protected cash written through the routes, honoured by POST /Trading/GenerateTrades. */
 
 describeEachDatabase('GenerateTrades reads the rebalancing application\'s data', (database) => {
   const t = useTestApp(database);
-  let rebalancer: string;
+  const fixture = useBalancedModel(t);
+  const { ids, post, assignPlan } = fixture;
   let platform: string;
-  const ids = {} as Record<'VTI' | 'BND' | 'ALT' | 'OUT', number>;
   let modelId: number;
-  const post = async (url: string, payload: object, authorization = rebalancer) => {
-    const response = await t.app.inject({ method: 'POST', url, payload, headers: { authorization } });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
-  const get = async (url: string) => (await t.app.inject({ url, headers: { authorization: platform } })).json();
   const trading = tradingCalls(t, () => platform);
   const generate = (accountId: number, reason = 'NeedReview') => trading.rebalance({ reason, keys: [accountId] });
-  async function assignPlan(accountId: number, planId: number | null) {
-    const record = await get(`/api/v1/Portfolio/Accounts/Verbose/${accountId}`);
-    const response = await t.app.inject({
-      method: 'PUT',
-      url: `/api/v1/Portfolio/Accounts/Verbose/${accountId}`,
-      payload: { registrationId: record.registrationId, number: record.number, name: record.name, custodian: record.custodian, restrictedPlanId: planId },
-      headers: { authorization: platform },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-  }
-
-  beforeAll(async () => {
-    rebalancer = await rebalancerSession(t);
-    platform = await t.session('admin');
-    const k = t.db.kysely;
-    ids.VTI = (await createProduct(k, t.firm.firmId, 200)).id;
-    ids.BND = (await createProduct(k, t.firm.firmId, 80)).id;
-    ids.ALT = (await createProduct(k, t.firm.firmId, 50)).id;
-    ids.OUT = (await createProduct(k, t.firm.firmId, 100)).id;
-    modelId = (
-      await post('/rebalancer/v1/modeling/models', {
-        name: 'Balanced 60/38',
-        cashTargetPercent: 2,
-        targets: [
-          { productId: ids.VTI, targetPercent: 60, lowerTolerance: 2, upperTolerance: 2 },
-          { productId: ids.BND, targetPercent: 38, lowerTolerance: 2, upperTolerance: 2, equivalents: [ids.ALT] },
-        ],
-      })
-    ).id;
+  beforeAll(() => {
+    ({ platform, modelId } = fixture);
   });
 
   it('an account in a restricted plan buys only plan securities and the plan equivalent of a model product outside it', async () => {

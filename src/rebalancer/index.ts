@@ -4,7 +4,6 @@ import { registerOpenApi } from '../http/openapi.js';
 import { requireAuthentication } from '../auth/hook.js';
 import type { Services } from '../services.js';
 import { rebalancerAuthRoutes } from './auth/routes.js';
-import { RebalancerUserRepository } from './auth/user-repository.js';
 import { rebalancerDataRoutes } from './data-routes.js';
 import { priorityRoutes } from './priorities/routes.js';
 import { tradeBlockDetailsV2Routes } from './trade-block-details/routes.js';
@@ -42,9 +41,9 @@ export const rebalancerApp: FastifyPluginAsync<{ services: Services; basePath: s
   await app.register(healthRoutes, { db: services.db });
   await app.register(async (secured) => {
     requireAuthentication(secured, services.auth, 'rebalancer');
-    await secured.register(rebalancerAuthRoutes, { auth: services.auth, accounts: services.authRepository, users: new RebalancerUserRepository(services.db.kysely) });
+    await secured.register(rebalancerAuthRoutes, { auth: services.auth, accounts: services.authRepository, users: services.rebalancerUsers });
     await secured.register(priorityRoutes);
-    await secured.register(rebalancerDataRoutes, { db: services.db.kysely, clock: services.clock });
+    await secured.register(rebalancerDataRoutes, { services });
     await secured.register(tradeBlockDetailsV2Routes, { details: services.rebalancerTradeBlocks });
     await secured.register(eclipseRoutes, { services });
   });

@@ -3,7 +3,9 @@ import { useTestApp } from '../../test/support/app.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { type RebalanceOptions, rebalanceAccount } from '../engine/index.js';
 import { SnapshotRepository } from '../trading/snapshot-repository.js';
-import { addPosition, createAccount, createProduct, rebalancerSession } from '../../test/support/rebalancer.js';
+import { TradeBlockRepository } from '../trade-blocks/repository.js';
+import { addPosition, createAccount } from '../../test/support/rebalancer.js';
+import { useBalancedModel } from './balanced-model.test-support.js';
 
 /**
  * The data written through the rebalancing application's routes, read back by the rebalance
@@ -11,58 +13,24 @@ import { addPosition, createAccount, createProduct, rebalancerSession } from '..
  */
 describeEachDatabase('rebalances read plans, priorities, protected cash and models from the tables', (database) => {
   const t = useTestApp(database);
-  let admin: string;
-  const ids = {} as Record<'VTI' | 'BND' | 'ALT' | 'OUT', number>;
+  const fixture = useBalancedModel(t);
+  const { ids, post, assignPlan } = fixture;
   let modelId: number;
   const asOf = new Date().toISOString().slice(0, 10);
-  const post = async (url: string, payload: object) => {
-    const response = await t.app.inject({ method: 'POST', url: `/rebalancer${url}`, payload, headers: { authorization: admin } });
-    expect(response.statusCode, response.body).toBe(200);
-    return response.json();
-  };
-
-  beforeAll(async () => {
-    admin = await rebalancerSession(t);
-    const k = t.db.kysely;
-    ids.VTI = (await createProduct(k, t.firm.firmId, 200)).id;
-    ids.BND = (await createProduct(k, t.firm.firmId, 80)).id;
-    ids.ALT = (await createProduct(k, t.firm.firmId, 50)).id;
-    ids.OUT = (await createProduct(k, t.firm.firmId, 100)).id;
-    // 60% VTI, 38% BND (ALT its equivalent), 2% cash: written through the model route.
-    modelId = (
-      await post('/v1/modeling/models', {
-        name: 'Balanced 60/38',
-        cashTargetPercent: 2,
-        targets: [
-          { productId: ids.VTI, targetPercent: 60, lowerTolerance: 2, upperTolerance: 2 },
-          { productId: ids.BND, targetPercent: 38, lowerTolerance: 2, upperTolerance: 2, equivalents: [ids.ALT] },
-        ],
-      })
-    ).id;
+  beforeAll(() => {
+    modelId = fixture.modelId;
   });
 
   async function rebalance(accountId: number, options: RebalanceOptions = { reason: 'NeedReview' }) {
     // The production loader, as a rebalance batch reads an account.
-    const snapshots = new SnapshotRepository(t.db.kysely);
+    const snapshots = new SnapshotRepository(t.db.kysely, new TradeBlockRepository(t.db.kysely));
     const context = await snapshots.firmContext(t.firm.firmId, asOf);
     const [loaded] = await snapshots.accounts(context, [accountId]);
     return rebalanceAccount(loaded!.snapshot, { assetValues: 'Current', includeCustodialCash: true, ...options });
   }
 
-  async function assignPlan(accountId: number, planId: number | null) {
-    const platform = await t.session('admin');
-    const record = (await t.app.inject({ url: `/api/v1/Portfolio/Accounts/Verbose/${accountId}`, headers: { authorization: platform } })).json();
-    const response = await t.app.inject({
-      method: 'PUT',
-      url: `/api/v1/Portfolio/Accounts/Verbose/${accountId}`,
-      payload: { registrationId: record.registrationId, number: record.number, name: record.name, custodian: record.custodian, restrictedPlanId: planId },
-      headers: { authorization: platform },
-    });
-    expect(response.statusCode, response.body).toBe(200);
-  }
-
   it('an account in a restricted plan buys only plan securities, and the plan equivalent of a model product outside it', async () => {
-    const plan = await post('/v1/restrictedPlans', { name: 'No BND', securities: { securities: [{ securityId: ids.VTI }, { securityId: ids.ALT }] } });
+    const plan = await post('/rebalancer/v1/restrictedPlans', { name: 'No BND', securities: { securities: [{ securityId: ids.VTI }, { securityId: ids.ALT }] } });
     const accountId = await createAccount(t.db.kysely, t.firm.firmId, { cash: 100_000, modelId });
     await assignPlan(accountId, plan.id);
     const result = await rebalance(accountId);
@@ -77,7 +45,7 @@ describeEachDatabase('rebalances read plans, priorities, protected cash and mode
   });
 
   it('a Do Not Sell security of the plan is never sold, not even on a full liquidation', async () => {
-    const plan = await post('/v1/restrictedPlans', {
+    const plan = await post('/rebalancer/v1/restrictedPlans', {
       name: 'Keep OUT',
       securities: { securities: [{ securityId: ids.VTI }, { securityId: ids.BND }, { securityId: ids.OUT, sellPriorityId: 1, sellPriority: 'Do Not Sell' }] },
     });
@@ -96,7 +64,7 @@ describeEachDatabase('rebalances read plans, priorities, protected cash and mode
 
   it('protected cash is never spent; expired and deleted set asides protect nothing', async () => {
     const accountId = await createAccount(t.db.kysely, t.firm.firmId, { cash: 10_000, modelId });
-    const root = `/v1/account/accounts/${accountId}/asidecash`;
+    const root = `/rebalancer/v1/account/accounts/${accountId}/asidecash`;
     const spent = (result: Awaited<ReturnType<typeof rebalance>>) => result.trades.reduce((sum, x) => sum + (x.side === 'Buy' ? x.estimatedAmount : -x.estimatedAmount), 0);
     const unprotected = await rebalance(accountId);
     expect(spent(unprotected)).toBeGreaterThan(9_000);
@@ -105,7 +73,7 @@ describeEachDatabase('rebalances read plans, priorities, protected cash and mode
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     await post(root, { cashAmountTypeId: 1, cashAmount: 5_000, expirationTypeId: 1, expirationValue: yesterday, startDate: '2026-01-01' });
     const deleted = await post(root, { cashAmountTypeId: 1, cashAmount: 4_000, expirationTypeId: 3 });
-    await t.app.inject({ method: 'DELETE', url: `/rebalancer${root}/${deleted.id}`, headers: { authorization: admin } });
+    await t.app.inject({ method: 'DELETE', url: `${root}/${deleted.id}`, headers: { authorization: fixture.rebalancer } });
     const result = await rebalance(accountId);
     expect(result.cash.protected).toBe(3_000);
     expect(10_000 - spent(result)).toBeGreaterThanOrEqual(3_000);
@@ -119,8 +87,8 @@ describeEachDatabase('rebalances read plans, priorities, protected cash and mode
   });
 
   it('a security flagged doNotBuyGroupEquivalency in a plan is not bought by accounts without a plan', async () => {
-    const model = await post('/v1/modeling/models', { name: 'ALT only', cashTargetPercent: 2, targets: [{ productId: ids.VTI, targetPercent: 49 }, { productId: ids.ALT, targetPercent: 49 }] });
-    await post('/v1/restrictedPlans', { name: 'Flags ALT', securities: { securities: [{ securityId: ids.ALT, doNotBuyGroupEquivalency: true }] } });
+    const model = await post('/rebalancer/v1/modeling/models', { name: 'ALT only', cashTargetPercent: 2, targets: [{ productId: ids.VTI, targetPercent: 49 }, { productId: ids.ALT, targetPercent: 49 }] });
+    await post('/rebalancer/v1/restrictedPlans', { name: 'Flags ALT', securities: { securities: [{ securityId: ids.ALT, doNotBuyGroupEquivalency: true }] } });
     const accountId = await createAccount(t.db.kysely, t.firm.firmId, { cash: 50_000, modelId: model.id });
     const saved = modelId;
     modelId = model.id;

@@ -1,4 +1,4 @@
-import { SYSTEM_REASONS } from '../trade-blocks/model.js';
+import { SYSTEM_REASONS } from '../trade-blocks/records.js';
 
 /**
  * The four system trade-block reasons of spec 2.5, written with the firm. Their global ids are

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { detailDto, reasonDto } from './model.js';
+import { detailDto, reasonDto } from './records.js';
 import type { DetailView, FirmOptions, ReasonRow, TradeBlockRepository } from './repository.js';
 import { EntityEnum, type FailedTradeBlock, type TradeBlockDetail, type TradeBlockResult } from './schemas.js';
 import { type CreateItem, checkCreateItem, checkUpdateItem } from './validation.js';

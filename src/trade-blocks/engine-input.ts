@@ -1,5 +1,5 @@
 import type { TradeBlock } from '../engine/types.js';
-import { SystemReason, isOutsideRange } from './model.js';
+import { SystemReason, isOutsideRange } from './records.js';
 import type { FirmOptions, TradeBlockRepository } from './repository.js';
 import { type EntityCode, EntityEnum } from './schemas.js';
 

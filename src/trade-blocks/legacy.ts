@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { notFound, validationFailed } from '../shared/errors.js';
 import type { BatchDeps } from './batch.js';
-import { SystemReason, detailDto, isOutsideRange } from './model.js';
+import { SystemReason, detailDto, isOutsideRange } from './records.js';
 import type { DetailView } from './repository.js';
 import { EntityEnum, type TradeBlockDetail } from './schemas.js';
 import type { TradeBlockService } from './service.js';

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/service.js';
 import { notFound, validationError } from '../shared/errors.js';
-import { SystemReason, reasonDto } from './model.js';
+import { SystemReason, reasonDto } from './records.js';
 import type { ReasonRecord, ReasonUpdate } from './schemas.js';
 import type { TradeBlockService } from './service.js';
 

@@ -26,6 +26,11 @@ const detailWithDateOption = preparedQuery((db, firmId: number, id: number) =>
 export class TradeBlockRepository {
   constructor(readonly db: Kysely<Database>) {}
 
+  /** The same reads and writes inside a caller's transaction. */
+  within(trx: Kysely<Database>) {
+    return new TradeBlockRepository(trx);
+  }
+
   transaction<T>(work: (repository: TradeBlockRepository) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this);
     return this.db.transaction().execute((trx) => work(new TradeBlockRepository(trx)));

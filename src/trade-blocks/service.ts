@@ -3,7 +3,7 @@ import { type Clock, isoNow } from '../shared/clock.js';
 import { DomainError, notFound, validationError } from '../shared/errors.js';
 import { createBatch, updateBatch, type BatchDeps } from './batch.js';
 import { tradeBlocksForEngine } from './engine-input.js';
-import { SystemReason, detailDto } from './model.js';
+import { SystemReason, detailDto } from './records.js';
 import type { DetailView, FirmOptions, ReasonRow, TradeBlockRepository } from './repository.js';
 import { EntityEnum, type HistoryEntry, type RelatedEntity, type TradeBlockDetail, type TradeBlockResult } from './schemas.js';
 import { type Actor, DetailWriter, type WriteContext } from './writes.js';

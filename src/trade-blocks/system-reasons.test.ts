@@ -4,7 +4,7 @@ import { createSmallBook } from './test-support.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { systemReasons } from '../db/migrations/0012_system_reasons.js';
 import { seedDemoFirm } from '../seed/demo.js';
-import { SYSTEM_REASONS } from './model.js';
+import { SYSTEM_REASONS } from './records.js';
 
 /** Spec 2.5: a firm has its system trade-block reasons from the moment it exists. */
 describeEachDatabase('system trade-block reasons', (database) => {

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { TradeBlockHistoryTable } from '../db/schema.js';
 import type { OutboxMessage } from '../outbox/repository.js';
-import { type ViewContext, TRADE_BLOCK_SYNC_TOPIC, detailDto, publishes, syncEvent } from './model.js';
+import { type ViewContext, TRADE_BLOCK_SYNC_TOPIC, detailDto, publishes, syncEvent } from './records.js';
 import type { DetailRow, DetailView, ReasonRow, TradeBlockRepository } from './repository.js';
 import { EntityEnum, type TradeBlockDetail } from './schemas.js';
 

@@ -2,7 +2,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
 import { createTestBook, type TestBook } from '../../test/support/book.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
-import { EMPTY_SELECTION, TradingRepository } from './repository.js';
+import { tradingCalls } from '../../test/support/trading.js';
+import { EMPTY_SELECTION, BatchRepository } from './batch-repository.js';
 import { BatchWatchdog } from './watchdog.js';
 
 /** Every batch ends — an empty selection at once, a stalled one after BATCH_STALL_SECONDS. */
@@ -15,15 +16,13 @@ describeEachDatabase('every rebalance batch ends', (database) => {
     session = await t.session('advisor');
   });
   const get = (url: string) => t.app.inject({ url, headers: { authorization: session } });
-  const generate = (payload: object, wait = true) =>
-    t.app.inject({ method: 'POST', url: `/api/Trading/GenerateTrades${wait ? '?wait=true' : ''}`, headers: { authorization: session }, payload: { routine: 'Rebalance', reason: 'NeedReview', ...payload } });
+  const { generate, status: statusOf } = tradingCalls(t, () => session);
 
   it('a selection without accounts (a trade group with none) is Complete at once, with a message saying so', async () => {
     const group = await t.db.kysely.insertInto('trade_groups').values({ firm_id: t.firm.firmId, name: 'Empty group' }).returning('id').executeTakeFirstOrThrow();
     for (const wait of [true, false]) {
-      const response = await generate({ entity: 'TradeGroup', keys: [group.id] }, wait);
-      expect(response.statusCode).toBe(200);
-      const status = (await get(`/api/Trading/TradeGenerationStatus/${response.json<number>()}`)).json();
+      const batchId = await generate({ reason: 'NeedReview', entity: 'TradeGroup', keys: [group.id] }, wait);
+      const status = (await get(`/api/Trading/TradeGenerationStatus/${batchId}`)).json();
       expect(status).toMatchObject({ status: 'Complete', isDone: true, totalItems: 0, itemsCompleted: 0, errorCount: 0, message: EMPTY_SELECTION });
       const message = (await get(`/api/Trading/TradeGenerationStatus/${status.id}/Message`)).json();
       expect(message).toMatchObject({ severity: 'Complete', subject: 'Trade generation complete' });
@@ -34,7 +33,7 @@ describeEachDatabase('every rebalance batch ends', (database) => {
 
   it('a batch without progress for the stall time is Failed with the cause, and its accounts rebalance again', async () => {
     const account = await book.account();
-    const repository = new TradingRepository(t.db.kysely);
+    const repository = new BatchRepository(t.db.kysely);
     const createdAt = new Date('2026-11-20T10:00:00.000Z');
     // A batch whose chunk no worker ever takes (all workers gone).
     const { batchId } = await repository.createBatch({
@@ -56,8 +55,8 @@ describeEachDatabase('every rebalance batch ends', (database) => {
     expect(status.message).toMatch(/^No progress for 600 s \(0 of 1 parts done\)/);
     expect(await at(1200).sweep()).not.toContain(batchId);
 
-    const again = await generate({ entity: 'Account', keys: [account] });
-    expect((await get(`/api/Trading/TradeGenerationStatus/${again.json<number>()}`)).json()).toMatchObject({ status: 'Complete', itemsCompleted: 1 });
+    const again = await generate({ reason: 'NeedReview', keys: [account] });
+    expect(await statusOf(again)).toMatchObject({ status: 'Complete', itemsCompleted: 1 });
   });
 });
 

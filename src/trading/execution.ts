@@ -9,7 +9,7 @@ import { DomainError, notFound, validationFailed } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
 import type { ExecutionRepository, ExecutionWrite, LotRow } from './execution-repository.js';
-import { decodeTradeLots } from './stored-lots.js';
+import { decodeTradeLots } from './trade-lots-codec.js';
 
 export interface ExecuteInput {
   shares?: number;

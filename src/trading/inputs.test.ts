@@ -5,11 +5,12 @@ import { createTestFirm } from '../../test/support/firm.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { SnapshotRepository } from './snapshot-repository.js';
+import { TradeBlockRepository } from '../trade-blocks/repository.js';
 import { loadRebalancerInputs } from './firm-inputs-repository.js';
 import { addPosition, createAccount, createProduct } from '../../test/support/rebalancer.js';
 
 /** Models as a rebalance batch reads them (the production loader's firm context). */
-const modelsOf = async (db: ConstructorParameters<typeof SnapshotRepository>[0], firmId: number) => (await new SnapshotRepository(db).firmContext(firmId, '2026-01-01')).models;
+const modelsOf = async (db: ConstructorParameters<typeof SnapshotRepository>[0], firmId: number) => (await new SnapshotRepository(db, new TradeBlockRepository(db)).firmContext(firmId, '2026-01-01')).models;
 
 const audit = { created_at: '2026-01-01T00:00:00.000Z', created_by: 'test', edited_at: '2026-01-01T00:00:00.000Z', edited_by: 'test' };
 
@@ -131,7 +132,7 @@ describeEachDatabase('loadRebalancerInputs', (database) => {
         { firm_id: firmId, position_id: position.id, shares_micros: 7_500_000, cost_cents: 37_500, acquired_date: '2024-07-04' },
       ])
       .execute();
-    const repository = new SnapshotRepository(db.kysely);
+    const repository = new SnapshotRepository(db.kysely, new TradeBlockRepository(db.kysely));
     const { loaded } = await repository.accountsWithTaxes(await repository.firmContext(firmId, '2026-01-01'), [accountId]);
     const positions = loaded[0]!.snapshot.positions;
     const withLots = positions.find((p) => p.productId === held.id)!;

@@ -2,7 +2,7 @@ import PgBoss from 'pg-boss';
 import type { Clock } from '../shared/clock.js';
 import { type Logger, stderrLogger } from '../shared/logger.js';
 import { afterChunkFailure, type JobQueue, MAX_CHUNK_ATTEMPTS } from './queue.js';
-import type { TradingRepository } from './repository.js';
+import type { BatchRepository } from './batch-repository.js';
 import type { BatchRunner } from './runner.js';
 
 const QUEUE = 'rebalance-chunk';
@@ -31,7 +31,7 @@ export class PgBossQueue implements JobQueue {
   constructor(
     private readonly options: PgQueueOptions,
     private readonly runner: BatchRunner,
-    private readonly repository: TradingRepository,
+    private readonly repository: BatchRepository,
     private readonly clock: Clock,
   ) {}
 

@@ -2,8 +2,9 @@ import { beforeAll, expect, it, vi } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
 import { createTestBook, type TestBook } from '../../test/support/book.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
+import { tradingCalls } from '../../test/support/trading.js';
 import { followBatch } from '../../examples/follow-batch.js';
-import { TradingRepository } from './repository.js';
+import { BatchRepository } from './batch-repository.js';
 
 /** A batch shows its progress while it runs, a chunk of accounts at a time. */
 describeEachDatabase('rebalance progress', (database) => {
@@ -11,15 +12,16 @@ describeEachDatabase('rebalance progress', (database) => {
   let book: TestBook;
   beforeAll(async () => {
     book = await createTestBook(t.db.kysely, t.firm.firmId, t.firm.representativeId);
+    session = await t.session('advisor');
   });
+  let session: string;
+  const { generate } = tradingCalls(t, () => session);
 
   it('moves itemsCompleted towards totalItems chunk by chunk, and a follower sees it end', async () => {
     const keys: number[] = [];
     for (let i = 0; i < 7; i++) keys.push(await book.account());
-    const authorization = await t.session('advisor');
-    const started = await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', payload: { routine: 'Rebalance', entity: 'Account', reason: 'NeedReview', keys }, headers: { authorization } });
-    expect(started.statusCode, started.body).toBe(200);
-    const batchId = started.json<number>();
+    const authorization = session;
+    const batchId = await generate({ reason: 'NeedReview', keys }, false);
 
     const seen: { itemsCompleted: number; totalItems: number }[] = [];
     const final = await followBatch({
@@ -49,23 +51,21 @@ describeEachDatabase('rebalance progress', (database) => {
       await t.db.kysely.insertInto('positions').values(products.map((p) => ({ firm_id: t.firm.firmId, account_id: id, product_id: p.id, shares_micros: 10e6, cost_cents: 10000 }))).execute();
       keys.push(id);
     }
-    const started = await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', payload: { routine: 'Rebalance', entity: 'Account', reason: 'NeedReview', keys }, headers: { authorization: await t.session('advisor') } });
-    expect(started.statusCode, started.body).toBe(200);
-    const chunks = await t.db.kysely.selectFrom('batch_chunks').select('keys').where('batch_id', '=', started.json<number>()).orderBy('id').execute();
+    const batchId = await generate({ reason: 'NeedReview', keys }, false);
+    const chunks = await t.db.kysely.selectFrom('batch_chunks').select('keys').where('batch_id', '=', batchId).orderBy('id').execute();
     expect(chunks.map((c) => JSON.parse(c.keys) as number[])).toEqual(keys.map((k) => [k]));
   });
 
   it('reads the stored request (every key of the run) once for the batch, not once a chunk', async () => {
     const keys: number[] = [];
     for (let i = 0; i < 7; i++) keys.push(await book.account());
-    const reads = vi.spyOn(TradingRepository.prototype, 'batchRequest');
+    const reads = vi.spyOn(BatchRepository.prototype, 'batchRequest');
     try {
-      const done = await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades?wait=true', payload: { routine: 'Rebalance', entity: 'Account', reason: 'NeedReview', keys }, headers: { authorization: await t.session('advisor') } });
-      expect(done.statusCode, done.body).toBe(200);
-      const chunks = await t.db.kysely.selectFrom('batch_chunks').select('done_at').where('batch_id', '=', done.json<number>()).execute();
+      const batchId = await generate({ reason: 'NeedReview', keys });
+      const chunks = await t.db.kysely.selectFrom('batch_chunks').select('done_at').where('batch_id', '=', batchId).execute();
       expect(chunks).toHaveLength(4);
       expect(chunks.every((c) => c.done_at !== null)).toBe(true);
-      expect(reads.mock.calls.filter(([batchId]) => batchId === done.json<number>())).toHaveLength(1);
+      expect(reads.mock.calls.filter(([id]) => id === batchId)).toHaveLength(1);
     } finally {
       reads.mockRestore();
     }

@@ -1,7 +1,7 @@
 import { databaseUnavailable } from '../db/errors.js';
 import type { Clock } from '../shared/clock.js';
 import { type Logger, stderrLogger } from '../shared/logger.js';
-import type { TradingRepository } from './repository.js';
+import type { BatchRepository } from './batch-repository.js';
 import type { BatchRunner } from './runner.js';
 
 /** Hands chunks of rebalance batches to workers. */
@@ -22,7 +22,7 @@ export const MAX_CHUNK_ATTEMPTS = 3;
  * the chunk may be unreadable; each queue decides what that means for it.
  */
 export async function afterChunkFailure(
-  repository: TradingRepository,
+  repository: BatchRepository,
   clock: Clock,
   log: Logger,
   chunkId: number,
@@ -48,7 +48,7 @@ export class InProcessQueue implements JobQueue {
 
   constructor(
     private readonly runner: BatchRunner,
-    private readonly repository: TradingRepository,
+    private readonly repository: BatchRepository,
     private readonly clock: Clock,
   ) {}
 

@@ -5,7 +5,8 @@ import { centsToDollars, dollarsToCents, microsToPrice, microsToShares, priceToM
 import type { Principal } from '../auth/service.js';
 import { TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksForEngine } from '../trade-blocks/engine-input.js';
-import type { NewTrade, TradingRepository } from './repository.js';
+import type { NewTrade } from './trade-writes-repository.js';
+import type { QuickTradeRepository } from './quick-trade-repository.js';
 import type { QuickTradeCheck, QuickTradeChecked, QuickTradeRequest } from './schemas.js';
 import { isStorableId } from '../shared/ids.js';
 
@@ -19,7 +20,7 @@ const truncate = (value: number, decimals: number) => Math.floor(value * 10 ** d
  */
 export class QuickTradeService {
   constructor(
-    private readonly repository: TradingRepository,
+    private readonly repository: QuickTradeRepository,
     private readonly blocks: TradeBlockRepository,
     private readonly clock: Clock,
   ) {}

@@ -15,11 +15,11 @@ import {
 import type { Clock } from '../shared/clock.js';
 import { SYSTEM_SLEEVE_TYPES } from '../book/sleeves/schemas.js';
 import { CENTS_PER_DOLLAR, MICROS } from '../shared/money.js';
-import type { NewMessage, NewTaxSummary, NewTrade, NewTransfer, TradingRepository } from './repository.js';
+import type { NewMessage, NewTaxSummary, NewTrade, NewTransfer, BatchRepository } from './batch-repository.js';
 import type { TaxInputs } from './tax-inputs-repository.js';
 import { type BatchPlan, planOf, type StoredRequest } from './request.js';
 import type { AccountRow, FirmContext, SnapshotRepository } from './snapshot-repository.js';
-import { encodeTradeLots } from './stored-lots.js';
+import { encodeTradeLots } from './trade-lots-codec.js';
 import { EntityEnum } from '../shared/entity-enum.js';
 
 /** A batch that wrote this many trades refreshes the database's statistics of them (PostgreSQL). */
@@ -50,7 +50,7 @@ export class BatchRunner {
   private readonly plans = new Map<number, BatchPlan>();
 
   constructor(
-    private readonly repository: TradingRepository,
+    private readonly repository: BatchRepository,
     private readonly snapshots: SnapshotRepository,
     private readonly clock: Clock,
   ) {}

@@ -6,10 +6,12 @@ import { mapPages, pagesById } from '../shared/pages.js';
 import { withTotal } from '../db/paging.js';
 import type { Principal } from '../auth/service.js';
 import type { JobQueue } from './queue.js';
-import type { TradingRepository } from './repository.js';
+import type { BatchRepository } from './batch-repository.js';
+import type { TradeInstanceRepository } from './instance-repository.js';
+import type { SelectionRepository } from './selection-repository.js';
 import { resolveRequest } from './request.js';
 import type { MessageDetail, RebalanceRequest } from './schemas.js';
-import { decodeTradeLots } from './stored-lots.js';
+import { decodeTradeLots } from './trade-lots-codec.js';
 
 const WAIT_POLL_MS = 20;
 
@@ -40,7 +42,9 @@ function chunk(groups: number[][], size: number): number[][] {
 /** Section 4.4: rebalance batches, their status and messages; trade instances and their trades. */
 export class TradingService {
   constructor(
-    private readonly repository: TradingRepository,
+    private readonly repository: BatchRepository,
+    private readonly selection: SelectionRepository,
+    private readonly tradeInstances: TradeInstanceRepository,
     private readonly queue: JobQueue,
     private readonly clock: Clock,
     private readonly chunkSize: number,
@@ -49,7 +53,7 @@ export class TradingService {
   ) {}
 
   async definition(firmId: number) {
-    const firm = await this.repository.firm(firmId);
+    const firm = await this.selection.firm(firmId);
     return {
       ...REBALANCE_DEFAULTS,
       routine: 'Rebalance' as const,
@@ -76,17 +80,17 @@ export class TradingService {
       accounts = request.keys;
     } else {
       const table = request.entity === 'TradeGroup' ? 'trade_groups' : 'model_aggs';
-      const known = await this.repository.existing(table, firmId, request.keys);
+      const known = await this.selection.existing(table, firmId, request.keys);
       const unknown = request.keys.flatMap((key, i) => (known.has(key) ? [] : [{ field: `keys[${i}]`, message: `${request.entity} ${key} does not exist` }]));
       if (unknown.length > 0) throw validationFailed(unknown);
-      accounts = request.entity === 'TradeGroup' ? await this.repository.tradeGroupAccounts(firmId, request.keys) : await this.repository.modelAggAccounts(firmId, request.keys);
+      accounts = request.entity === 'TradeGroup' ? await this.selection.tradeGroupAccounts(firmId, request.keys) : await this.selection.modelAggAccounts(firmId, request.keys);
       accounts = [...new Set(accounts)];
     }
 
     let groups: number[][];
     if (level === 'Registration') {
       // Every sleeve of a named account's registration takes part; unknown keys stay single items.
-      const members = accounts.length > 0 ? await this.repository.registrationMembers(firmId, accounts) : [];
+      const members = accounts.length > 0 ? await this.selection.registrationMembers(firmId, accounts) : [];
       const byRegistration = new Map<number, number[]>();
       for (const m of members) byRegistration.set(m.registration_id, [...(byRegistration.get(m.registration_id) ?? []), m.id]);
       const found = new Set(members.map((m) => m.id));
@@ -125,13 +129,13 @@ export class TradingService {
    */
   private async accountsPerChunk(firmId: number, accounts: number[]): Promise<number> {
     const sample = accounts.slice(0, SIZE_SAMPLE);
-    const perAccount = sample.length === 0 ? 0 : (await this.repository.positionCount(firmId, sample)) / sample.length;
+    const perAccount = sample.length === 0 ? 0 : (await this.selection.positionCount(firmId, sample)) / sample.length;
     if (perAccount <= TYPICAL_POSITIONS) return this.chunkSize;
     return Math.max(1, Math.floor((this.chunkSize * TYPICAL_POSITIONS) / perAccount));
   }
 
   private async households(firmId: number, accounts: number[]): Promise<number[][]> {
-    const rows = accounts.length > 0 ? await this.repository.householdsOf(firmId, accounts) : [];
+    const rows = accounts.length > 0 ? await this.selection.householdsOf(firmId, accounts) : [];
     const byHousehold = new Map<number, number[]>();
     for (const r of rows) byHousehold.set(r.client_id, [...(byHousehold.get(r.client_id) ?? []), r.id]);
     const found = new Set(rows.map((r) => r.id));
@@ -170,7 +174,7 @@ export class TradingService {
 
   async status(firmId: number, batchId: number) {
     const batch = await this.batch(firmId, batchId);
-    const firm = await this.repository.firm(firmId);
+    const firm = await this.selection.firm(firmId);
     return {
       id: batch.id,
       alClientName: firm.name,
@@ -222,13 +226,13 @@ export class TradingService {
   }
 
   async instances(firmId: number, page: { top: number; skip: number; count: boolean }) {
-    const rows = await this.repository.instances(firmId, page.top, page.skip);
-    const { total } = await withTotal(rows, page, () => this.repository.instanceCount(firmId));
+    const rows = await this.tradeInstances.instances(firmId, page.top, page.skip);
+    const { total } = await withTotal(rows, page, () => this.tradeInstances.instanceCount(firmId));
     return { items: rows.map(instanceRecord), total };
   }
 
   async instance(firmId: number, id: number) {
-    const row = await this.repository.instance(firmId, id);
+    const row = await this.tradeInstances.instance(firmId, id);
     if (!row) throw notFound('trade instance', id);
     return instanceRecord(row);
   }
@@ -239,7 +243,7 @@ export class TradingService {
     // The instance keeps its own count, so the whole instance's total is always sent; only one
     // account's trades need counting, on request.
     const whole = page.accountId === undefined;
-    const { rows, total } = await this.repository.tradesPage(firmId, id, { ...page, count: page.count && !whole });
+    const { rows, total } = await this.tradeInstances.tradesPage(firmId, id, { ...page, count: page.count && !whole });
     return { items: rows.map(tradeRecord), total: whole ? instance.tradeCount : total };
   }
 
@@ -250,12 +254,12 @@ export class TradingService {
       const batch = await this.repository.batch(principal.firmId, instance.batchProcessingId);
       if (batch?.status === 'Running') throw new DomainError('invalid_state', `trade instance ${id} is still being generated; cancel it when its batch is done`);
     }
-    if (instance.status !== 'Cancelled') await this.repository.cancel(principal.firmId, id, principal.userName, this.clock.now().toISOString());
+    if (instance.status !== 'Cancelled') await this.tradeInstances.cancel(principal.firmId, id, principal.userName, this.clock.now().toISOString());
     return this.instance(principal.firmId, id);
   }
 }
 
-type TradeRow = Awaited<ReturnType<TradingRepository['tradesPage']>>['rows'][number];
+type TradeRow = Awaited<ReturnType<TradeInstanceRepository['tradesPage']>>['rows'][number];
 
 /** A stored trade as the API shows it. */
 function tradeRecord(t: TradeRow) {

@@ -78,7 +78,10 @@ export function packedPositionsQuery(trx: Kysely<Database>, firmId: number, acco
  * read on PostgreSQL), so that a book changing during the run is seen as of one moment.
  */
 export class SnapshotRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly tradeBlocks: TradeBlockRepository,
+  ) {}
 
   async firmContext(firmId: number, asOfDate: string): Promise<FirmContext> {
     const firm = await this.db.selectFrom('firms').select('default_asset_values').where('id', '=', firmId).executeTakeFirstOrThrow();
@@ -121,7 +124,7 @@ export class SnapshotRepository {
       modelsSellingIfNoGain,
       plans: await loadFirmPlans(this.db, firmId),
       doNotBuyGroupEquivalency: await loadDoNotBuyGroupEquivalency(this.db, firmId),
-      tradeBlockOptions: await new TradeBlockRepository(this.db).firmOptions(firmId),
+      tradeBlockOptions: await this.tradeBlocks.firmOptions(firmId),
     };
   }
 
@@ -242,7 +245,7 @@ export class SnapshotRepository {
       .where('firm_id', '=', firmId)
       .where('account_id', 'in', found)
       .execute();
-    const blocks = context.tradeBlockOptions ? await tradeBlocksOf(new TradeBlockRepository(trx), firmId, context.tradeBlockOptions, accounts, context.asOfDate) : new Map<number, TradeBlock[]>();
+    const blocks = context.tradeBlockOptions ? await tradeBlocksOf(this.tradeBlocks.within(trx), firmId, context.tradeBlockOptions, accounts, context.asOfDate) : new Map<number, TradeBlock[]>();
 
     const pendingOf = groupBy(pending, (p) => p.account_id);
     const ordersOf = groupBy(orders, (o) => o.account_id);

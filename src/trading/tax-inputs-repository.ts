@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import type { RecentTrade, TaxStatus } from '../engine/index.js';
 import { effectiveTaxStatus } from '../book/registration-types.js';
 import { centsToDollars } from '../shared/money.js';
-import { decodeTradeLots } from './stored-lots.js';
+import { decodeTradeLots } from './trade-lots-codec.js';
 
 /** What a tax-aware run knows of one household beyond its accounts' own snapshots. */
 export interface HouseholdTaxData {

@@ -4,7 +4,9 @@ import { createTestBook, type TestBook } from '../../test/support/book.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { createTestFirm, type TestFirm } from '../../test/support/firm.js';
 import type { Db } from '../db/database.js';
-import { type NewTrade, TradingRepository } from './repository.js';
+import { type NewTrade, BatchRepository } from './batch-repository.js';
+import { TradeInstanceRepository } from './instance-repository.js';
+import { QuickTradeRepository } from './quick-trade-repository.js';
 
 /**
  * A trade instance keeps its own trade count (migration 0019): it must equal its trades however
@@ -16,7 +18,9 @@ describeEachDatabase("a trade instance's count of its trades", (database) => {
   let firm: TestFirm;
   let book: TestBook;
   const now = '2026-03-10T15:00:00.000Z';
-  const repository = () => new TradingRepository(db.kysely);
+  const repository = () => new BatchRepository(db.kysely);
+  const instances = () => new TradeInstanceRepository(db.kysely);
+  const quickTrades = () => new QuickTradeRepository(db.kysely);
 
   beforeAll(async () => {
     ({ db, drop } = await database.open());
@@ -27,7 +31,7 @@ describeEachDatabase("a trade instance's count of its trades", (database) => {
 
   const trades = (accountId: number, n: number): NewTrade[] =>
     Array.from({ length: n }, () => ({ accountId, productId: book.products.VTI, side: 'Buy', tradeType: 'Shares', sharesMicros: 1_000_000, amountCents: 100, priceMicros: 1_000_000, reason: 'test' }));
-  const counted = async (instanceId: number) => (await repository().instance(firm.firmId, instanceId))!.trade_count;
+  const counted = async (instanceId: number) => (await instances().instance(firm.firmId, instanceId))!.trade_count;
   const stored = async (instanceId: number) =>
     Number((await db.kysely.selectFrom('trades').select((eb) => eb.fn.countAll<number>().as('n')).where('trade_instance_id', '=', instanceId).executeTakeFirstOrThrow()).n);
 
@@ -57,7 +61,7 @@ describeEachDatabase("a trade instance's count of its trades", (database) => {
 
   it('refreshes the statistics of trades on PostgreSQL once an instance holds enough of them', async () => {
     const account = await book.account();
-    const { instanceId } = await repository().storeQuickTrades({ firmId: firm.firmId, userId: firm.users.advisor.id, userName: firm.users.advisor.userName, notes: null, request: '{}', trades: trades(account, 3), now });
+    const { instanceId } = await quickTrades().storeQuickTrades({ firmId: firm.firmId, userId: firm.users.advisor.id, userName: firm.users.advisor.userName, notes: null, request: '{}', trades: trades(account, 3), now });
     const analyzed = async () =>
       database.name === 'postgres'
         ? Number((await sql<{ n: number }>`select coalesce(analyze_count, 0) + coalesce(autoanalyze_count, 0) as n from pg_stat_user_tables where relid = 'trades'::regclass`.execute(db.kysely)).rows[0]?.n ?? 0)
@@ -72,9 +76,9 @@ describeEachDatabase("a trade instance's count of its trades", (database) => {
 
   it('counts quick trades, and cancelling keeps the count', async () => {
     const account = await book.account();
-    const { instanceId } = await repository().storeQuickTrades({ firmId: firm.firmId, userId: firm.users.advisor.id, userName: firm.users.advisor.userName, notes: null, request: '{}', trades: trades(account, 4), now });
+    const { instanceId } = await quickTrades().storeQuickTrades({ firmId: firm.firmId, userId: firm.users.advisor.id, userName: firm.users.advisor.userName, notes: null, request: '{}', trades: trades(account, 4), now });
     expect(await counted(instanceId)).toBe(4);
-    await repository().cancel(firm.firmId, instanceId, 'tester', now);
+    await instances().cancel(firm.firmId, instanceId, 'tester', now);
     expect(await counted(instanceId)).toBe(4);
   });
 });

@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock.js';
 import { type Logger, stderrLogger } from '../shared/logger.js';
 import { PeriodicJob } from '../shared/periodic.js';
-import type { TradingRepository } from './repository.js';
+import type { BatchRepository } from './batch-repository.js';
 
 /**
  * Ends batches that stopped making progress. Chunks are retried when a worker dies or the
@@ -16,7 +16,7 @@ export class BatchWatchdog {
   log: Logger = stderrLogger;
 
   constructor(
-    private readonly repository: TradingRepository,
+    private readonly repository: BatchRepository,
     private readonly clock: Clock,
     private readonly stallSeconds: number,
   ) {}

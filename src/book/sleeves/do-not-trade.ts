@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isoNow } from '../../shared/clock.js';
 import { type FieldProblem, validationFailed } from '../../shared/errors.js';
 import type { BatchDeps } from '../../trade-blocks/batch.js';
-import { SystemReason, detailDto, isOutsideRange } from '../../trade-blocks/model.js';
+import { SystemReason, detailDto, isOutsideRange } from '../../trade-blocks/records.js';
 import type { DetailView } from '../../trade-blocks/repository.js';
 import { EntityEnum } from '../../trade-blocks/schemas.js';
 import type { TradeBlockService } from '../../trade-blocks/service.js';

@@ -1,23 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
 import { COUNTED_PAGE_HEADERS, PageQuery, sendPageHeaders } from '../../http/paging.js';
 import { responses } from '../../http/problem.js';
 import { IdSchema } from '../../http/ids.js';
-import type { Clock } from '../../shared/clock.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
-import { TransactionRepository } from './repository.js';
 import { RecordedTransaction, TransactionInput, TransactionRecord } from './schemas.js';
-import { TransactionService } from './service.js';
+import type { TransactionService } from './service.js';
 
 const tags = ['Accounts'];
 const Params = Type.Object({ accountId: IdSchema() });
 
 /** Account transactions (distributions, merges out, fees, …) recorded through the portfolio API. */
-export const transactionRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<Database>; clock: Clock }> = async (app, { db, clock }) => {
-  const transactions = new TransactionService(new TransactionRepository(db), clock);
+export const transactionRoutes: FastifyPluginAsyncTypebox<{ transactions: TransactionService }> = async (app, { transactions }) => {
   app.get(
     '/Portfolio/Accounts/:accountId/Transactions',
     {

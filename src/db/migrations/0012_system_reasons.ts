@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Migration } from 'kysely';
 import type { AnyDb } from './helpers.js';
 
-/** Spec 2.5's system reasons: the same names as src/trade-blocks/model.ts (a migration keeps its own copy). */
+/** Spec 2.5's system reasons: the same names as src/trade-blocks/records.ts (a migration keeps its own copy). */
 const SYSTEM_REASONS = ['Manual', 'OCI', 'TOM Only', 'Fixed Income'];
 
 /**

@@ -2,10 +2,11 @@ import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/support/app.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';
 import { SnapshotRepository } from '../../trading/snapshot-repository.js';
+import { TradeBlockRepository } from '../../trade-blocks/repository.js';
 import { createProduct, rebalancerSession } from '../../../test/support/rebalancer.js';
 
 /** Models as a rebalance batch reads them (the production loader's firm context). */
-const modelsOf = async (db: ConstructorParameters<typeof SnapshotRepository>[0], firmId: number) => (await new SnapshotRepository(db).firmContext(firmId, '2026-01-01')).models;
+const modelsOf = async (db: ConstructorParameters<typeof SnapshotRepository>[0], firmId: number) => (await new SnapshotRepository(db, new TradeBlockRepository(db)).firmContext(firmId, '2026-01-01')).models;
 
 describeEachDatabase('models and teams (section 4.10)', (database) => {
   const t = useTestApp(database);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { OutboxDispatcher } from '../../outbox/dispatcher.js';
-import { TRADE_BLOCK_SYNC_TOPIC } from '../../trade-blocks/model.js';
+import { TRADE_BLOCK_SYNC_TOPIC } from '../../trade-blocks/records.js';
 import type { Clock } from '../../shared/clock.js';
 import { RebalancerTradeBlockRepository } from './repository.js';
 import { RebalancerTradeBlockService } from './service.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { OutboxRepository } from '../../outbox/repository.js';
-import { TRADE_BLOCK_SYNC_TOPIC } from '../../trade-blocks/model.js';
+import { TRADE_BLOCK_SYNC_TOPIC } from '../../trade-blocks/records.js';
 import { createSmallBook, type SmallBook } from '../../trade-blocks/test-support.js';
 import { createServices, type Services } from '../../services.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';

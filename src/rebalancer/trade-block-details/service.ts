@@ -3,7 +3,7 @@ import { type Clock, isoNow } from '../../shared/clock.js';
 import { mapPages, pagesById } from '../../shared/pages.js';
 import { type FieldProblem, notFound, validationError, validationFailed } from '../../shared/errors.js';
 import type { ClaimedMessage } from '../../outbox/repository.js';
-import type { TradeBlockSyncEvent } from '../../trade-blocks/model.js';
+import type { TradeBlockSyncEvent } from '../../trade-blocks/records.js';
 import type { CopyRow, RebalancerTradeBlockRepository } from './repository.js';
 import { type V2Create, type V2Detail, type V2ListQuery, type V2Update, RelatedType, relatedTypeOf } from './schemas.js';
 

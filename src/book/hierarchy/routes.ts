@@ -24,7 +24,7 @@ import {
   TransactionsQuery,
   TreeQuery,
 } from './schemas.js';
-import type { ListPage, PortfolioCompatService } from './service.js';
+import type { ListPage, PortfolioHierarchyService } from './service.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const read = { privilege: Privilege.PortfolioRead };
@@ -46,7 +46,7 @@ const Detail = (simple: Parameters<typeof Type.Object>[0]) => Type.Object(simple
  * households ("clients"), registrations, accounts, assets and transactions, with `search`,
  * `top`/`skip` and the field names those clients use.
  */
-export const portfolioCompatRoutes: FastifyPluginAsyncTypebox<{ compat: PortfolioCompatService }> = async (app, { compat }) => {
+export const portfolioHierarchyRoutes: FastifyPluginAsyncTypebox<{ compat: PortfolioHierarchyService }> = async (app, { compat }) => {
   app.get(
     '/authorization/user',
     {

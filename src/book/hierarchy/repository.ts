@@ -33,7 +33,7 @@ export interface TransactionFilter {
  * The reads the source system's clients make of the portfolio hierarchy (households, registrations,
  * accounts, assets, transactions). Every query is bounded by the firm and pages by id.
  */
-export class PortfolioCompatRepository {
+export class PortfolioHierarchyRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   private clientsWithRepresentative() {

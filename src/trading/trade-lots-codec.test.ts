@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TradeLot } from '../engine/index.js';
-import { decodeTradeLots, encodeTradeLots } from './stored-lots.js';
+import { decodeTradeLots, encodeTradeLots } from './trade-lots-codec.js';
 
 // JSON has no negative zero (neither had the objects stored before): a zero reads back as 0.
 const amount = (min: number, max: number) => fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((d) => d + 0);

@@ -1,6 +1,8 @@
 import type { DetailView, ReasonRow } from './repository.js';
 import { EntityEnum, type ReasonRecord, type TradeBlockDetail } from './schemas.js';
 
+/** System reasons, the outbox topic and event of trade block sync, and rows as the API's records. */
+
 /** Spec 2.5: the reasons every firm has. */
 export const SystemReason = { Manual: 'Manual', OCI: 'OCI', TomOnly: 'TOM Only', FixedIncome: 'Fixed Income' } as const;
 export const SYSTEM_REASONS: string[] = Object.values(SystemReason);

@@ -7,7 +7,7 @@ import type { CustomFieldLevel, DefinitionRecord } from '../custom-fields/schema
 import { heldValueCents } from '../../shared/holding-values.js';
 import { REGISTRATION_TYPES, registrationTypeOf } from '../registration-types.js';
 import { type Expand, type VerboseService } from '../service.js';
-import type { Page, PortfolioCompatRepository } from './repository.js';
+import type { Page, PortfolioHierarchyRepository } from './repository.js';
 import type { PortfolioTree, SearchQuery, TransactionsQuery, TreeQuery } from './schemas.js';
 import { TRANSACTION_TYPES } from '../transactions/schemas.js';
 
@@ -46,9 +46,9 @@ export interface ListPage<T> {
 
 const pageWith = <R, T>(page: Page, found: { rows: R[]; total?: number }, map: (row: R) => T): ListPage<T> => ({ items: found.rows.map(map), top: page.top, skip: page.skip, total: found.total });
 
-type PositionRow = Awaited<ReturnType<PortfolioCompatRepository['positionsOfAccounts']>>[number];
-type AccountRow = NonNullable<Awaited<ReturnType<PortfolioCompatRepository['account']>>>;
-type RegistrationRow = NonNullable<Awaited<ReturnType<PortfolioCompatRepository['registration']>>>;
+type PositionRow = Awaited<ReturnType<PortfolioHierarchyRepository['positionsOfAccounts']>>[number];
+type AccountRow = NonNullable<Awaited<ReturnType<PortfolioHierarchyRepository['account']>>>;
+type RegistrationRow = NonNullable<Awaited<ReturnType<PortfolioHierarchyRepository['registration']>>>;
 
 const valueCents = (p: PositionRow) => (p.price_micros === null ? null : marketValueCents(Number(p.shares_micros), Number(p.price_micros)));
 
@@ -66,9 +66,9 @@ export interface VerboseReads {
  * Reads of the portfolio hierarchy in the source system's shapes (households are "clients",
  * holdings are "assets"), so its clients work unmodified. Firm-bounded like every other read.
  */
-export class PortfolioCompatService {
+export class PortfolioHierarchyService {
   constructor(
-    private readonly repository: PortfolioCompatRepository,
+    private readonly repository: PortfolioHierarchyRepository,
     private readonly verbose: VerboseReads,
     private readonly definitions: CustomFieldDefinitions,
     private readonly users: Pick<AuthRepository, 'signedInUser'>,
