@@ -124,7 +124,7 @@ describeEachDatabase('the OpenAPI documents, checked by a validating proxy in fr
   const sampleOf = (name: string, schema: ParameterSchema = {}): string | undefined => {
     const branch = schema.anyOf?.[0] ?? schema.oneOf?.[0] ?? schema;
     if (branch.enum) return String(branch.enum[0]);
-    if (branch.const !== undefined) return String(branch.const);
+    if (typeof branch.const === 'string' || typeof branch.const === 'number') return String(branch.const);
     if (branch.format === 'date') return '2026-01-02';
     if (branch.format === 'date-time') return '2026-01-02T00:00:00Z';
     if (branch.pattern?.includes('[Rr][Ee][Bb]')) return 'rebalance';

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { type BulkColumn, bulkInsert, type Column, type ColumnType } from '../db/bulk-insert.js';
+import { type BulkColumn, type Column, type ColumnType } from '../db/bulk-insert.js';
 import { copyRows } from '../db/copy-rows.js';
 import type { Database } from '../db/schema.js';
 import type { LotSelection } from '../engine/index.js';
