@@ -9,7 +9,7 @@ export const SubstitutionCreate = Type.Object(
     substituteProductId: IdSchema({ description: 'The product it buys and holds instead; never the product itself, nor a product with a substitute of its own' }),
     accountId: Nullable(IdSchema(), { description: 'The account the substitution is for; null: every account of the firm (an account\'s own substitution of the product wins)' }),
   },
-  { examples: [{ productId: 40210, substituteProductId: 40233, accountId: null }] },
+  { additionalProperties: false, description: 'A substitution to add; an unknown field is refused rather than ignored', examples: [{ productId: 40210, substituteProductId: 40233, accountId: null }] },
 );
 
 export const Substitution = Type.Object(

@@ -79,6 +79,7 @@ describeEachDatabase('product substitutions (/v1/modeling/substitutions)', (data
       [{ productId: p.D!.id, substituteProductId: p.E!.id, accountId: foreignAccount }, 'accountId', new RegExp(`account ${foreignAccount} does not exist`)],
       [{ productId: p.D!.id, substituteProductId: p.E!.id }, 'accountId', /required/],
       [{ productId: 0, substituteProductId: p.E!.id, accountId: null }, 'productId', />= 1/],
+      [{ productId: p.D!.id, substituteProductId: p.E!.id, accountId: null, acountId: accountA }, 'acountId', /is not a known field/],
     ];
     for (const [payload, field, message] of cases) {
       const response = await call('POST', '', payload);
