@@ -82,8 +82,12 @@ export class AuthRepository {
     return this.db.selectFrom('users').selectAll().where('firm_id', '=', firmId).where('id', '=', userId).executeTakeFirst();
   }
 
-  firmUsers(firmId: number) {
-    return this.db.selectFrom('users').selectAll().where('firm_id', '=', firmId).orderBy('id').execute();
+  /** A page of the firm's users in id order, with how many there are (a firm's staff: always counted). */
+  async firmUsers(firmId: number, page: { top: number; skip: number }) {
+    const query = this.db.selectFrom('users').where('firm_id', '=', firmId);
+    const rows = await query.selectAll().orderBy('id').limit(page.top).offset(page.skip).execute();
+    const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return { rows, total: Number(counted?.n ?? 0) };
   }
 
   findFirmUserByName(firmCode: string, userName: string) {

@@ -116,6 +116,26 @@ describeEachDatabase('sessions and abuse', (database) => {
     expect((await admin('GET', '/api/v1/Security/Users')).json()).toContainEqual(expect.objectContaining({ id: t.firm.users.advisor.id, isActive: true }));
   });
 
+  it('pages the firm\'s users: 100 by default, $top/$skip in id order, the total always, the next page in Link', async () => {
+    const path = '/api/v1/Security/Users';
+    const whole = await admin('GET', path);
+    const all = whole.json().map((u: { id: number }) => u.id);
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    expect(all).toEqual([...all].sort((a: number, b: number) => a - b));
+    expect(all).not.toContain(t.otherFirm.users.reader.id);
+    expect(whole.headers['x-total-count']).toBe(String(all.length));
+    expect(whole.headers.link).toBeUndefined();
+    const page = await admin('GET', `${path}?$top=1&$skip=1`);
+    expect(page.json().map((u: { id: number }) => u.id)).toEqual(all.slice(1, 2));
+    expect(page.headers['x-total-count']).toBe(String(all.length));
+    expect(page.headers.link).toBe(`<${path}?$top=1&$skip=2>; rel="next"`);
+    for (const [query, field] of [['$top=0', 'querystring.$top'], ['$top=1001', 'querystring.$top'], ['$skip=-1', 'querystring.$skip']]) {
+      const bad = await admin('GET', `${path}?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(bad.json().errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
+  });
+
   it('a token issued through a partner app is refused once the app is revoked', async () => {
     const tokens = await tokensOf(t.firm.users.reader);
     expect((await clients(tokens.access_token)).statusCode).toBe(200);

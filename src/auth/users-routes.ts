@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdSchema } from '../http/ids.js';
+import { COUNTED_PAGE_HEADERS, PageQuery, sendPageHeaders } from '../http/paging.js';
 import { responses } from '../http/problem.js';
 import { principalOf } from './hook.js';
 import { Privilege } from './privileges.js';
@@ -58,8 +59,15 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ users: UserAdminService; ba
   app.get(
     '/Security/Users',
     { config: admin, schema: { tags, summary: 'The firm\'s users, active or not',
-        description: 'Every login of your firm with its role, kind (person, API user or service account) and whether it may sign in.', response: responses({ 200: Type.Array(User) }, [401, 403]) } },
-    async (request) => users.list(principalOf(request).firmId),
+        description: 'The logins of your firm with their kind (person, API user or service account) and whether they may sign in, in id order. Paged with `$top` (100 by default, at most 1000) and `$skip`; X-Total-Count carries how many there are, and a `Link` header names the next page while there is one.',
+        querystring: PageQuery,
+        response: responses({ 200: { ...Type.Array(User), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403]) } },
+    async (request, reply) => {
+      const { $top, $skip } = request.query;
+      const { items, total } = await users.list(principalOf(request).firmId, { top: $top, skip: $skip });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
+      return items;
+    },
   );
   for (const [action, active] of [['Deactivate', false], ['Reactivate', true]] as const) {
     app.put(

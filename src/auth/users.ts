@@ -26,8 +26,9 @@ export class UserAdminService {
     private readonly clock: Clock,
   ) {}
 
-  async list(firmId: number): Promise<UserRecord[]> {
-    return (await this.repository.firmUsers(firmId)).map(record);
+  async list(firmId: number, page: { top: number; skip: number }): Promise<{ items: UserRecord[]; total: number }> {
+    const { rows, total } = await this.repository.firmUsers(firmId, page);
+    return { items: rows.map(record), total };
   }
 
   private async user(firmId: number, userId: number) {

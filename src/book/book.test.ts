@@ -188,4 +188,28 @@ describeEachDatabase('portfolio book API (verbose)', (database) => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0]).toEqual({ field: '[0].date', message: 'must match format "date"' });
   });
+
+  it('pages a product\'s prices: 1000 by default, $top/$skip newest first, the total always, the next page in Link', async () => {
+    const { product } = await createBook();
+    const dates = ['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04'];
+    expect((await call('POST', '/api/v1/Portfolio/Products/Prices', dates.map((date, n) => ({ productId: product.id, date, price: 100 + n })))).statusCode).toBe(200);
+    const path = `/api/v1/Portfolio/Products/${product.id}/Prices`;
+    const whole = await call('GET', path);
+    const all = whole.json().map((p: { date: string }) => p.date);
+    expect(all).toEqual([...dates].reverse());
+    expect(whole.headers['x-total-count']).toBe(String(all.length));
+    expect(whole.headers.link).toBeUndefined();
+    const page = await call('GET', `${path}?$top=2&$skip=1`);
+    expect(page.json().map((p: { date: string }) => p.date)).toEqual(all.slice(1, 3));
+    expect(page.headers['x-total-count']).toBe(String(all.length));
+    expect(page.headers.link).toBe(`<${path}?$top=2&$skip=3>; rel="next"`);
+    const last = await call('GET', `${path}?$top=2&$skip=3`);
+    expect(last.json().map((p: { date: string }) => p.date)).toEqual(all.slice(3));
+    expect(last.headers.link).toBeUndefined();
+    for (const [query, field] of [['$top=0', 'querystring.$top'], ['$top=10001', 'querystring.$top'], ['$skip=-1', 'querystring.$skip']]) {
+      const bad = await call('GET', `${path}?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(bad.json().errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
+  });
 });

@@ -81,10 +81,10 @@ export class HoldingsService {
     return this.positions(firmId, accountId);
   }
 
-  async prices(firmId: number, productId: number): Promise<PriceRecord[]> {
+  async prices(firmId: number, productId: number, page: { top: number; skip: number }): Promise<{ items: PriceRecord[]; total: number }> {
     if (!(await this.repository.find('products', firmId, productId))) throw notFound('product', productId);
-    const rows = await this.repository.pricesOf(firmId, productId);
-    return rows.map((r) => ({ date: r.price_date, price: microsToPrice(r.price_micros) }));
+    const { rows, total } = await this.repository.pricesOf(firmId, productId, page);
+    return { items: rows.map((r) => ({ date: r.price_date, price: microsToPrice(r.price_micros) })), total };
   }
 
   async recordPrices(firmId: number, input: PriceInput[]): Promise<{ stored: number }> {

@@ -170,14 +170,12 @@ export class BookRepository {
     }
   }
 
-  pricesOf(firmId: number, productId: number) {
-    return this.db
-      .selectFrom('product_prices')
-      .select(['price_date', 'price_micros'])
-      .where('firm_id', '=', firmId)
-      .where('product_id', '=', productId)
-      .orderBy('price_date', 'desc')
-      .execute();
+  /** A page of a product's prices, newest first, with how many there are (one product's prices: always counted). */
+  async pricesOf(firmId: number, productId: number, page: { top: number; skip: number }) {
+    const query = this.db.selectFrom('product_prices').where('firm_id', '=', firmId).where('product_id', '=', productId);
+    const rows = await query.select(['price_date', 'price_micros']).orderBy('price_date', 'desc').limit(page.top).offset(page.skip).execute();
+    const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return { rows, total: Number(counted?.n ?? 0) };
   }
 
   async upsertPrice(firmId: number, productId: number, date: string, priceMicros: number) {

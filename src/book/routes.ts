@@ -210,9 +210,17 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
     {
       config: read,
       schema: { tags: productTags, summary: 'A product\'s price history, newest first',
-        description: 'Every price recorded for the product, newest first; the newest is the price the rebalancer values positions at.', params: ProductParams, response: responses({ 200: Type.Array(PriceRecord) }, [401, 403, 404]) },
+        description: 'The prices recorded for the product, newest first; the newest is the price the rebalancer values positions at. Paged with `$top` (1000 by default: some four years of daily prices; at most 10000) and `$skip`; X-Total-Count carries how many there are, and a `Link` header names the next page while there is one.',
+        params: ProductParams,
+        querystring: Type.Object({ $top: Top(10_000, 1000), $skip: Skip() }),
+        response: responses({ 200: { ...Type.Array(PriceRecord), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403, 404]) },
     },
-    async (request) => holdings.prices(principalOf(request).firmId, request.params.productId),
+    async (request, reply) => {
+      const { $top, $skip } = request.query;
+      const { items, total } = await holdings.prices(principalOf(request).firmId, request.params.productId, { top: $top, skip: $skip });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
+      return items;
+    },
   );
   app.post(
     '/Portfolio/Products/Prices',

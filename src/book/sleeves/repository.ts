@@ -212,19 +212,26 @@ export class SleeveRepository {
 
   // --- transfers planned by registration-level rebalances
 
-  /** Up to `limit` of the instance's transfers after `afterId`, by id. */
-  transfersOf(firmId: number, instanceId: number, afterId: number, limit: number) {
-    return this.db
+  /** A page of the instance's transfers by id, with how many there are (one instance's rows: always counted). */
+  async transfersOf(firmId: number, instanceId: number, page: { top: number; skip: number }) {
+    const rows = await this.db
       .selectFrom('sleeve_transfers as s')
       .innerJoin('accounts as a', 'a.id', 's.account_id')
       .innerJoin('trade_instances as i', 'i.id', 's.trade_instance_id')
       .select(['s.id', 's.trade_instance_id', 's.batch_id', 's.registration_id', 's.account_id', 'a.number', 's.amount_cents', 's.current_pct', 's.target_pct', 's.out_of_band', 'i.status'])
       .where('s.firm_id', '=', firmId)
       .where('s.trade_instance_id', '=', instanceId)
-      .where('s.id', '>', afterId)
       .orderBy('s.id')
-      .limit(limit)
+      .limit(page.top)
+      .offset(page.skip)
       .execute();
+    const counted = await this.db
+      .selectFrom('sleeve_transfers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('firm_id', '=', firmId)
+      .where('trade_instance_id', '=', instanceId)
+      .executeTakeFirst();
+    return { rows, total: Number(counted?.n ?? 0) };
   }
 
   tradeInstance(firmId: number, id: number) {

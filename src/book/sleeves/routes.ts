@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
-import { sendJsonArray } from '../../http/json-array-stream.js';
+import { COUNTED_PAGE_HEADERS, Skip, Top, sendPageHeaders } from '../../http/paging.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
@@ -67,11 +67,17 @@ export const sleeveRoutes: FastifyPluginAsyncTypebox<{ sleeves: SleeveService }>
       schema: {
         tags,
         summary: 'The cash a registration-level rebalance moves between sleeves (journals to book beside its trades)',
-        description: 'A registration-level rebalance may move cash from one sleeve to another instead of trading; these are the journals to book alongside the trade instance\'s trades, one row per move.',
+        description: 'A registration-level rebalance may move cash from one sleeve to another instead of trading; these are the journals to book alongside the trade instance\'s trades, one row per move, in id order. Paged with `$top` (1000 by default, at most 10000) and `$skip`; X-Total-Count carries how many there are, and a `Link` header names the next page while there is one.',
         params: Type.Object({ tradeInstanceId: IdSchema() }),
-        response: responses({ 200: Type.Array(SleeveTransferRecord) }, [401, 403, 404]),
+        querystring: Type.Object({ $top: Top(10_000, 1000), $skip: Skip() }),
+        response: responses({ 200: { ...Type.Array(SleeveTransferRecord), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403, 404]),
       },
     },
-    async (request, reply) => sendJsonArray(reply, await sleeves.transfers(principalOf(request).firmId, request.params.tradeInstanceId)),
+    async (request, reply) => {
+      const { $top, $skip } = request.query;
+      const { items, total } = await sleeves.transfers(principalOf(request).firmId, request.params.tradeInstanceId, { top: $top, skip: $skip });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
+      return items;
+    },
   );
 };

@@ -1,7 +1,6 @@
 import { type Clock, isoNow } from '../../shared/clock.js';
 import { notFound, validationFailed } from '../../shared/errors.js';
 import { centsToDollars } from '../../shared/money.js';
-import { mapPages, pagesById } from '../../shared/pages.js';
 import { heldValueCents } from '../../shared/holding-values.js';
 import type { Actor } from '../../trade-blocks/writes.js';
 import type { SleeveDoNotTrade } from './do-not-trade.js';
@@ -60,25 +59,24 @@ export class SleeveService {
     return this.doNotTrade.update(actor, items, syncToEclipse);
   }
 
-  /** The instance's transfers, a page at a time (a registration rebalance of a large firm moves cash in thousands). */
-  async transfers(firmId: number, tradeInstanceId: number): Promise<AsyncGenerator<SleeveTransferRecord[]>> {
+  /** A page of the instance's transfers (a registration rebalance of a large firm moves cash in thousands), with their total. */
+  async transfers(firmId: number, tradeInstanceId: number, page: { top: number; skip: number }): Promise<{ items: SleeveTransferRecord[]; total: number }> {
     if (!(await this.repository.tradeInstance(firmId, tradeInstanceId))) throw notFound('trade instance', tradeInstanceId);
-    const rows = pagesById((afterId, limit) => this.repository.transfersOf(firmId, tradeInstanceId, afterId, limit));
-    return mapPages(rows, (page) =>
-      page.map((t) => ({
-        id: t.id,
-        tradeInstanceId: t.trade_instance_id,
-        batchProcessingId: t.batch_id,
-        registrationId: t.registration_id,
-        accountId: t.account_id,
-        accountNumber: t.number,
-        amount: centsToDollars(Number(t.amount_cents)),
-        currentAllocation: round(t.current_pct),
-        targetAllocation: t.target_pct,
-        outOfBand: t.out_of_band === 1,
-        status: t.status,
-      })),
-    );
+    const { rows, total } = await this.repository.transfersOf(firmId, tradeInstanceId, page);
+    const items = rows.map((t) => ({
+      id: t.id,
+      tradeInstanceId: t.trade_instance_id,
+      batchProcessingId: t.batch_id,
+      registrationId: t.registration_id,
+      accountId: t.account_id,
+      accountNumber: t.number,
+      amount: centsToDollars(Number(t.amount_cents)),
+      currentAllocation: round(t.current_pct),
+      targetAllocation: t.target_pct,
+      outOfBand: t.out_of_band === 1,
+      status: t.status,
+    }));
+    return { items, total };
   }
 
   private async load(repository: SleeveRepository, firmId: number, registrationId: number, lock: boolean): Promise<Loaded> {

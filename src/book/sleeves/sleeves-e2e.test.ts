@@ -47,6 +47,7 @@ describeEachDatabase('sleeved registration rebalanced at level Registration, end
   let registrationId: number;
   let sleeves: { growth: number; income: number; intl: number };
   let bands: Record<number, Band[]>;
+  let transferInstanceId: number;
 
   const generate = async () => {
     const batchId = await call('POST', '/api/Trading/GenerateTrades?wait=true', { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', level: 'Registration', keys: [sleeves.growth] });
@@ -204,6 +205,29 @@ describeEachDatabase('sleeved registration rebalanced at level Registration, end
     await call('POST', `/api/Trading/TradeInstances/${status.tradeInstanceId}/Action/Cancel`, {});
     const cancelled: (Transfer & { status: string })[] = await call('GET', `/api/Trading/TradeInstances/${status.tradeInstanceId}/SleeveTransfers`);
     expect(cancelled.map((x) => x.status)).toEqual(['Cancelled', 'Cancelled', 'Cancelled']);
+    transferInstanceId = status.tradeInstanceId;
+  });
+
+  it('pages an instance\'s transfers: 1000 by default, $top/$skip in id order, the total always, the next page in Link', async () => {
+    const path = `/api/Trading/TradeInstances/${transferInstanceId}/SleeveTransfers`;
+    const get = (url: string) => t.app.inject({ url, headers: { authorization: session } });
+    const whole = await get(path);
+    const all = whole.json().map((x: Transfer & { id: number }) => x.id);
+    expect(all).toHaveLength(3);
+    expect(whole.headers['x-total-count']).toBe('3');
+    expect(whole.headers.link).toBeUndefined();
+    const page = await get(`${path}?$top=1&$skip=1`);
+    expect(page.json().map((x: { id: number }) => x.id)).toEqual(all.slice(1, 2));
+    expect(page.headers['x-total-count']).toBe('3');
+    expect(page.headers.link).toBe(`<${path}?$top=1&$skip=2>; rel="next"`);
+    const last = await get(`${path}?$top=2&$skip=2`);
+    expect(last.json().map((x: { id: number }) => x.id)).toEqual(all.slice(2));
+    expect(last.headers.link).toBeUndefined();
+    for (const [query, field] of [['$top=0', 'querystring.$top'], ['$top=10001', 'querystring.$top'], ['$skip=-1', 'querystring.$skip']]) {
+      const bad = await get(`${path}?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(bad.json().errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
   });
 
   it('registration-level do-not-trade through the sleeve batch stops the rebalance, with or without multi trade block', async () => {

@@ -117,6 +117,30 @@ describeEachDatabase('Eclipse v1 reads (portfolios, holdings, securities, trade 
     expect(missing.body).toContain('endDate');
   });
 
+  it('pages trade instances: 1000 by default, $top/$skip newest first, the total always, the next page in Link', async () => {
+    const instance = { firm_id: t.firm.firmId, routine: 'Rebalance' as const, notes: 'October', request: '{}', status: 'Open' as const, created_at: '2026-10-15T10:00:00.000Z', created_by: 'admin@alpha', cancelled_at: null, cancelled_by: null, trade_count: 0 };
+    await t.db.kysely.insertInto('trade_instances').values([instance, instance, instance]).execute();
+    const path = '/v1/tradeorder/instances?startDate=2026-10-15&endDate=2026-10-15';
+    const whole = await get(path);
+    const all = whole.json().map((i: { id: number }) => i.id);
+    expect(all).toHaveLength(3);
+    expect(all).toEqual([...all].sort((a: number, b: number) => b - a));
+    expect(whole.headers['x-total-count']).toBe('3');
+    expect(whole.headers.link).toBeUndefined();
+    const page = await get(`${path}&$top=1&$skip=1`);
+    expect(page.json().map((i: { id: number }) => i.id)).toEqual(all.slice(1, 2));
+    expect(page.headers['x-total-count']).toBe('3');
+    expect(page.headers.link).toBe(`</rebalancer${path}&$top=1&$skip=2>; rel="next"`);
+    const last = await get(`${path}&$top=2&$skip=2`);
+    expect(last.json().map((i: { id: number }) => i.id)).toEqual(all.slice(2));
+    expect(last.headers.link).toBeUndefined();
+    for (const [query, field] of [['$top=0', 'querystring.$top'], ['$top=10001', 'querystring.$top'], ['$skip=-1', 'querystring.$skip']]) {
+      const bad = await get(`${path}&${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(problemField(bad.json()), query).toEqual([field]);
+    }
+  });
+
   it('lists trade orders, pending or not, of a portfolio, paged', async () => {
     const pending = await get('/v1/tradeorder/trades?isPending=true');
     expect(pending.statusCode, pending.body).toBe(200);

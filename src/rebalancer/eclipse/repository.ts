@@ -157,15 +157,17 @@ export class EclipseRepository {
   }
 
   /** Trade instances created at or after `from` and before `before` (ISO timestamps), newest first. */
-  instances(firmId: number, from: string, before: string) {
-    return this.db
-      .selectFrom('trade_instances')
+  /** A page of the instances created in [from, before), newest first, with how many there are (a date range: always counted). */
+  async instances(firmId: number, from: string, before: string, page: { top: number; skip: number }) {
+    const query = this.db.selectFrom('trade_instances').where('firm_id', '=', firmId).where('created_at', '>=', from).where('created_at', '<', before);
+    const rows = await query
       .select(['id', 'routine', 'notes', 'status', 'created_at', 'created_by', 'cancelled_at', 'cancelled_by', 'trade_count'])
-      .where('firm_id', '=', firmId)
-      .where('created_at', '>=', from)
-      .where('created_at', '<', before)
       .orderBy('id', 'desc')
+      .limit(page.top)
+      .offset(page.skip)
       .execute();
+    const counted = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return { rows, total: Number(counted?.n ?? 0) };
   }
 
   /** Trade orders with their account, registration, product and instance, by id. */

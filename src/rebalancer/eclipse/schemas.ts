@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
-import { CountQuery, Skip, WholeListQuery } from '../../http/paging.js';
+import { CountQuery, Skip, Top, WholeListQuery } from '../../http/paging.js';
 import { Nullable } from '../../http/nullable.js';
 import { AccountDetail, AccountHolding, AccountListItem, AccountSimple } from '../accounts/schemas.js';
 
@@ -137,6 +137,8 @@ export const SecuritySet = Type.Object({
 export const InstancesQuery = Type.Object({
   startDate: IsoDate,
   endDate: IsoDate,
+  $top: Top(10_000, 1000),
+  $skip: Skip(),
 });
 
 export const TradeInstance = Type.Object({

@@ -183,10 +183,10 @@ export class EclipseService {
     return rows.map(securityOf);
   }
 
-  async instances(firmId: number, startDate: string, endDate: string): Promise<TradeInstance[]> {
+  async instances(firmId: number, startDate: string, endDate: string, page: { top: number; skip: number }): Promise<{ items: TradeInstance[]; total: number }> {
     if (endDate < startDate) throw validationError('querystring.endDate', `must not be before startDate (${startDate})`);
-    const rows = await this.repository.instances(firmId, `${startDate}T00:00:00.000Z`, dayAfter(endDate));
-    return rows.map((r) => ({
+    const { rows, total } = await this.repository.instances(firmId, `${startDate}T00:00:00.000Z`, dayAfter(endDate), page);
+    const items = rows.map((r) => ({
       id: r.id,
       tradeInstanceType: INSTANCE_TYPES[r.routine].type,
       tradeInstanceSubType: INSTANCE_TYPES[r.routine].subType,
@@ -198,6 +198,7 @@ export class EclipseService {
       cancelledOn: r.cancelled_at,
       cancelledBy: r.cancelled_by,
     }));
+    return { items, total };
   }
 
   /** Trade orders, a page at a time (a firm's history may hold millions). */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { sendJsonArray } from '../../http/json-array-stream.js';
-import { PAGE_HEADERS, TOTAL_COUNT_HEADER, sendPageHeaders } from '../../http/paging.js';
+import { COUNTED_PAGE_HEADERS, PAGE_HEADERS, TOTAL_COUNT_HEADER, sendPageHeaders } from '../../http/paging.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
@@ -157,12 +157,17 @@ export const eclipseV1Routes: FastifyPluginAsyncTypebox<{ eclipse: EclipseServic
       schema: {
         tags: tradingTags,
         summary: 'Trade instances (rebalances and quick trades) created from startDate to endDate, newest first',
-        description: 'Each instance with the source system\'s type and subtype codes and its order count. Both dates are required and inclusive (UTC days).',
+        description: 'Each instance with the source system\'s type and subtype codes and its order count. Both dates are required and inclusive (UTC days). Paged with `$top` (1000 by default, at most 10000) and `$skip`; X-Total-Count carries how many were created in the range, and a `Link` header names the next page while there is one.',
         querystring: InstancesQuery,
-        response: responses({ 200: Type.Array(TradeInstance) }, [401, 403]),
+        response: responses({ 200: { ...Type.Array(TradeInstance), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403]),
       },
     },
-    async (request) => eclipse.instances(principalOf(request).firmId, request.query.startDate, request.query.endDate),
+    async (request, reply) => {
+      const { startDate, endDate, $top, $skip } = request.query;
+      const { items, total } = await eclipse.instances(principalOf(request).firmId, startDate, endDate, { top: $top, skip: $skip });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
+      return items;
+    },
   );
   app.get(
     '/v1/tradeorder/trades',

@@ -11,13 +11,24 @@ export class RestrictedPlanRepository {
   }
 
   plans(firmId: number, search?: string) {
-    let query = this.db.selectFrom('restricted_plans').selectAll().where('firm_id', '=', firmId);
+    return this.matching(firmId, search).selectAll().orderBy('name').orderBy('id').execute();
+  }
+
+  /** A page of the plans by name, with how many match (a firm keeps tens of plans: always counted). */
+  async plansPage(firmId: number, search: string | undefined, page: { top: number; skip: number }) {
+    const rows = await this.matching(firmId, search).selectAll().orderBy('name').orderBy('id').limit(page.top).offset(page.skip).execute();
+    const counted = await this.matching(firmId, search).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return { rows, total: Number(counted?.n ?? 0) };
+  }
+
+  private matching(firmId: number, search?: string) {
+    let query = this.db.selectFrom('restricted_plans').where('firm_id', '=', firmId);
     if (search !== undefined && search !== '') {
       // lower() on both sides: LIKE is case-insensitive on SQLite only. \ escapes the wildcards.
       const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
     }
-    return query.orderBy('name').orderBy('id').execute();
+    return query;
   }
 
   /** `lock`: inside a write, so that concurrent edits of one plan run one after the other. */

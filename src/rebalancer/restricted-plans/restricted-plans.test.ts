@@ -92,6 +92,28 @@ describeEachDatabase('restricted plans (section 4.3)', (database) => {
     expect((await call('DELETE', `/v1/restrictedPlans?id=${created.id}`)).statusCode).toBe(404);
   });
 
+  it('pages the plans: 100 by default, $top/$skip by name, the total always, the next page in Link', async () => {
+    for (const n of [1, 2, 3]) expect((await call('POST', '/v1/restrictedPlans', plan([], { name: `Paged ${n}` }))).statusCode).toBe(200);
+    const whole = await call('GET', '/v1/restrictedPlans');
+    const all = whole.json().map((p: { id: number }) => p.id);
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    expect(whole.headers['x-total-count']).toBe(String(all.length));
+    expect(whole.headers.link).toBeUndefined();
+    const path = '/v1/restrictedPlans?search=paged';
+    const searched = await call('GET', path);
+    expect(searched.json().map((p: { name: string }) => p.name)).toEqual(['Paged 1', 'Paged 2', 'Paged 3']);
+    expect(searched.headers['x-total-count']).toBe('3');
+    const page = await call('GET', `${path}&$top=1&$skip=1`);
+    expect(page.json().map((p: { name: string }) => p.name)).toEqual(['Paged 2']);
+    expect(page.headers['x-total-count']).toBe('3');
+    expect(page.headers.link).toBe(`</rebalancer${path}&$top=1&$skip=2>; rel="next"`);
+    for (const [query, field] of [['$top=0', 'querystring.$top'], ['$top=1001', 'querystring.$top'], ['$skip=-1', 'querystring.$skip']]) {
+      const bad = await call('GET', `/v1/restrictedPlans?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(bad.json().errors.map((e: { field: string }) => e.field)).toEqual([field]);
+    }
+  });
+
   it('edits a plan: listed securities added or rewritten, deletedSecurities removed (required, may be empty), others kept', async () => {
     const [a, b, c] = products.map((p) => p.id).map((id) => ({ id })) as [{ id: number }, { id: number }, { id: number }];
     const created = (await call('POST', '/v1/restrictedPlans', plan([{ securityId: a.id, buyPriorityId: 3, buyPriority: 'Can Buy' }, { securityId: b.id }]))).json();

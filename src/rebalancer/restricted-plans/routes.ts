@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { COUNTED_PAGE_HEADERS, sendPageHeaders } from '../../http/paging.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
@@ -21,19 +22,21 @@ export const restrictedPlanRoutes: FastifyPluginAsyncTypebox<{ plans: Restricted
       schema: {
         tags,
         summary: 'All plans; ?search= plans whose name contains the text; ?id= or ?externalPlanId= one plan with its securities',
-        description: 'Without parameters, every restricted plan of your firm. `search` keeps plans whose name contains the text; `id` or `externalPlanId` answers one plan with its securities and their buy and sell priorities.',
+        description: 'Without `id` or `externalPlanId`, the restricted plans of your firm by name, paged with `$top` (100 by default, at most 1000) and `$skip`; X-Total-Count carries how many match, and a `Link` header names the next page while there is one. `search` keeps plans whose name contains the text; `id` or `externalPlanId` answers one plan with its securities and their buy and sell priorities.',
         querystring: PlanQuery,
-        response: responses({ 200: Type.Union([Type.Array(PlanListItem), PlanDetail]) }, [401, 403, 404]),
+        response: responses({ 200: { ...Type.Union([Type.Array(PlanListItem), PlanDetail]), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403, 404]),
       },
     },
-    async (request) => {
-      const { id, externalPlanId, search } = request.query;
+    async (request, reply) => {
+      const { id, externalPlanId, search, $top, $skip } = request.query;
       const given = [id, externalPlanId, search].filter((v) => v !== undefined).length;
       if (given > 1) throw validationError('querystring', 'give at most one of id, externalPlanId and search');
       const firmId = principalOf(request).firmId;
       if (id !== undefined) return plans.detail(firmId, { id });
       if (externalPlanId !== undefined) return plans.detail(firmId, { externalPlanId });
-      return plans.list(firmId, search);
+      const { items, total } = await plans.page(firmId, search, { top: $top, skip: $skip });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
+      return items;
     },
   );
   app.post(

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
+import { Skip, Top } from '../../http/paging.js';
 import { Nullable } from '../../http/nullable.js';
 
 const Flag = Type.Integer({ minimum: 0, maximum: 1, description: '1 for yes, 0 for no (responses always use 0/1)' });
@@ -76,6 +77,8 @@ export const PlanQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 200, description: 'Plans whose name contains the text, any case' })),
   id: Type.Optional(IdSchema()),
   externalPlanId: Type.Optional(Type.String({ maxLength: 100 })),
+  $top: Top(),
+  $skip: Skip(),
 });
 export const PlanIdQuery = Type.Object({ id: IdSchema() });
 export const DeleteResult = Type.Object({ id: Type.String(), message: Type.String() });

@@ -39,8 +39,17 @@ export class RestrictedPlanService {
     private readonly clock: Clock,
   ) {}
 
+  /** A page of the plans whose name contains `search`, with how many match. */
+  async page(firmId: number, search: string | undefined, page: { top: number; skip: number }): Promise<{ items: PlanListItem[]; total: number }> {
+    const { rows, total } = await this.repository.plansPage(firmId, search, page);
+    return { items: await this.listItems(firmId, rows), total };
+  }
+
   async list(firmId: number, search?: string): Promise<PlanListItem[]> {
-    const plans = await this.repository.plans(firmId, search);
+    return this.listItems(firmId, await this.repository.plans(firmId, search));
+  }
+
+  private async listItems(firmId: number, plans: Awaited<ReturnType<RestrictedPlanRepository['plans']>>): Promise<PlanListItem[]> {
     const counts = await this.repository.accountCounts(firmId, plans.map((p) => p.id));
     return plans.map((p) => ({
       id: p.id,
