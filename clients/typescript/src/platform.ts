@@ -8297,13 +8297,18 @@ export interface paths {
         };
         /**
          * A product's price history, newest first
-         * @description Every price recorded for the product, newest first; the newest is the price the rebalancer values positions at.
+         * @description The prices recorded for the product, newest first; the newest is the price the rebalancer values positions at. Paged with `$top` (1000 by default: some four years of daily prices; at most 10000) and `$skip`; X-Total-Count carries how many there are, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 10000 (default 1000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path: {
                     productId: number;
@@ -8315,6 +8320,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -14877,13 +14886,18 @@ export interface paths {
         };
         /**
          * The cash a registration-level rebalance moves between sleeves (journals to book beside its trades)
-         * @description A registration-level rebalance may move cash from one sleeve to another instead of trading; these are the journals to book alongside the trade instance's trades, one row per move.
+         * @description A registration-level rebalance may move cash from one sleeve to another instead of trading; these are the journals to book alongside the trade instance's trades, one row per move, in id order. Paged with `$top` (1000 by default, at most 10000) and `$skip`; X-Total-Count carries how many there are, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 10000 (default 1000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path: {
                     tradeInstanceId: number;
@@ -14895,6 +14909,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -23979,13 +23997,18 @@ export interface paths {
         };
         /**
          * A product's price history, newest first
-         * @description Every price recorded for the product, newest first; the newest is the price the rebalancer values positions at.
+         * @description The prices recorded for the product, newest first; the newest is the price the rebalancer values positions at. Paged with `$top` (1000 by default: some four years of daily prices; at most 10000) and `$skip`; X-Total-Count carries how many there are, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 10000 (default 1000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path: {
                     productId: number;
@@ -23997,6 +24020,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -30389,13 +30416,18 @@ export interface paths {
         };
         /**
          * The cash a registration-level rebalance moves between sleeves (journals to book beside its trades)
-         * @description A registration-level rebalance may move cash from one sleeve to another instead of trading; these are the journals to book alongside the trade instance's trades, one row per move.
+         * @description A registration-level rebalance may move cash from one sleeve to another instead of trading; these are the journals to book alongside the trade instance's trades, one row per move, in id order. Paged with `$top` (1000 by default, at most 10000) and `$skip`; X-Total-Count carries how many there are, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 10000 (default 1000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path: {
                     tradeInstanceId: number;
@@ -30407,6 +30439,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -32149,13 +32185,18 @@ export interface paths {
         };
         /**
          * The firm's users, active or not
-         * @description Every login of your firm with its role, kind (person, API user or service account) and whether it may sign in.
+         * @description The logins of your firm with their kind (person, API user or service account) and whether they may sign in, in id order. Paged with `$top` (100 by default, at most 1000) and `$skip`; X-Total-Count carries how many there are, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `platform.admin`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -32165,6 +32206,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {

@@ -538,7 +538,7 @@ export interface paths {
         };
         /**
          * All plans; ?search= plans whose name contains the text; ?id= or ?externalPlanId= one plan with its securities
-         * @description Without parameters, every restricted plan of your firm. `search` keeps plans whose name contains the text; `id` or `externalPlanId` answers one plan with its securities and their buy and sell priorities.
+         * @description Without `id` or `externalPlanId`, the restricted plans of your firm by name, paged with `$top` (100 by default, at most 1000) and `$skip`; X-Total-Count carries how many match, and a `Link` header names the next page while there is one. `search` keeps plans whose name contains the text; `id` or `externalPlanId` answers one plan with its securities and their buy and sell priorities.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -549,6 +549,10 @@ export interface paths {
                     search?: string;
                     id?: number;
                     externalPlanId?: string;
+                    /** @description Page size, 1 to 1000 (default 100) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -559,6 +563,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -5485,6 +5493,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
+            /** @description A substitution to add; an unknown field is refused rather than ignored */
             requestBody: {
                 content: {
                     /**
@@ -7785,7 +7794,7 @@ export interface paths {
         };
         /**
          * Trade instances (rebalances and quick trades) created from startDate to endDate, newest first
-         * @description Each instance with the source system's type and subtype codes and its order count. Both dates are required and inclusive (UTC days).
+         * @description Each instance with the source system's type and subtype codes and its order count. Both dates are required and inclusive (UTC days). Paged with `$top` (1000 by default, at most 10000) and `$skip`; X-Total-Count carries how many were created in the range, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -7796,6 +7805,10 @@ export interface paths {
                     startDate: string;
                     /** @description YYYY-MM-DD */
                     endDate: string;
+                    /** @description Page size, 1 to 10000 (default 1000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -7806,6 +7819,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
