@@ -34,6 +34,8 @@ export async function loadHistoryLookups(conn: Kysely<Database>, firmId: number,
   histories.set(l, { ...historyLookups(), storedAny: { values, prices } });
 }
 
+// Accounts (or products) per read of stored keys. Not the bind limit (db/id-chunks.ts): each id
+// brings its stored days within the batch's dates, so this bounds the rows one read holds.
 const CHUNK = 500;
 
 /** The stored keys a batch of history rows could repeat: its accounts' (or products') rows within its dates. */

@@ -18,6 +18,8 @@ export interface ModelTargets {
   lines: { productId: number; weight: number }[];
 }
 
+// Accounts read per statement. Not the bind limit (db/id-chunks.ts): each account brings years of
+// daily rows, so this bounds the rows one read holds in memory (500 accounts × ~780 days for three years).
 const CHUNK = 500;
 
 /** Day number of a stored YYYY-MM-DD date: written checked, so read without the checks of dayOf. */
