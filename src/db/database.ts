@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -94,7 +95,30 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   // on the client itself; the query in hand then fails, and the pool discards the client.
   pool.on('connect', (client) => client.on('error', report));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  allowDirectReads(kysely, namedStatements(pool));
   return { kysely, dialect: dialectOf(kysely), schema: options.schema, close: () => kysely.destroy() };
+}
+
+/**
+ * Hot reads (preparedQuery) as named prepared statements: each pooled connection plans one once,
+ * and after a few runs PostgreSQL keeps a generic plan, where planning a join of four tables cost
+ * several times its execution. A statement the server refuses to reuse (a column added under a
+ * running process: "cached plan must not change result type") runs unnamed from then on.
+ */
+function namedStatements(pool: pg.Pool) {
+  const unnamed = new Set<string>();
+  return async (text: string, parameters: readonly unknown[]): Promise<unknown[]> => {
+    const values = [...parameters];
+    if (unnamed.has(text)) return (await pool.query<Record<string, unknown>>(text, values)).rows;
+    const name = `q${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    try {
+      return (await pool.query<Record<string, unknown>>({ name, text, values })).rows;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '0A000') throw error;
+      unnamed.add(text);
+      return (await pool.query<Record<string, unknown>>(text, values)).rows;
+    }
+  };
 }
 
 export async function migrateToLatest(db: Db): Promise<string[]> {

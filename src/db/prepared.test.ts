@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { insertFirm } from '../seed/repository.js';
 import type { Db } from './database.js';
 import { preparedQuery } from './prepared.js';
 
+const wholeFirm = preparedQuery((db, code: string) => db.selectFrom('firms').selectAll().where('code', '=', code));
 const firmNamed = preparedQuery((db, code: string) => db.selectFrom('firms').select(['id', 'name']).where('code', '=', code));
 
 describeEachDatabase('preparedQuery', (database) => {
@@ -44,5 +46,14 @@ describeEachDatabase('preparedQuery', (database) => {
       await insertFirm(trx, { name: 'Own write', code: 'OWN', created_at: '2026-01-01T00:00:00.000Z' });
       expect((await firmNamed(trx, 'OWN')).rows).toEqual([expect.objectContaining({ name: 'Own write' })]);
     });
+  });
+
+  it('reads on after a column is added under it (a statement PostgreSQL will not reuse runs unnamed)', async () => {
+    for (let i = 0; i < 7; i++) expect((await wholeFirm(target.db.kysely, 'PREP')).rows).toHaveLength(1);
+    await sql`alter table firms add column probe_added integer`.execute(target.db.kysely);
+    for (let i = 0; i < 3; i++) {
+      const [row] = (await wholeFirm(target.db.kysely, 'PREP')).rows as Record<string, unknown>[];
+      expect(row).toMatchObject({ name: 'Prepared', probe_added: null });
+    }
   });
 });

@@ -10,8 +10,8 @@ class Argument {
  * A hot query of fixed shape, built and compiled once per dialect: Kysely's builder and compiler
  * cost more than an indexed point read. The query is built with markers in place of the
  * arguments; each call swaps the markers for the real values. Only for queries whose SQL does not
- * depend on the values (no `in` lists, no optional clauses). On embedded SQLite a read runs on the
- * statement directly when no transaction is open (direct-reads.ts).
+ * depend on the values (no `in` lists, no optional clauses). Outside a transaction a read runs
+ * directly (direct-reads.ts): on the SQLite statement, or as a PostgreSQL prepared statement.
  */
 export function preparedQuery<A extends unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>) {
   // Keyed by the dialect's adapter class: placeholders and quoting differ between dialects.
@@ -25,6 +25,6 @@ export function preparedQuery<A extends unknown[], R>(build: (db: Kysely<Databas
     }
     const parameters = query.parameters.map((p) => (p instanceof Argument ? args[p.index] : p));
     const rows = query.query.kind === 'SelectQueryNode' ? readDirectly(db, query.sql, parameters) : undefined;
-    return rows ? { rows: rows as R[] } : db.executeQuery<R>({ ...query, parameters });
+    return rows ? { rows: (await rows) as R[] } : db.executeQuery<R>({ ...query, parameters });
   };
 }
