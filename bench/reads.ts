@@ -1,9 +1,11 @@
 /**
- * Reads that must not grow with the firm: `npx tsx bench/reads.ts [--accounts 100000] [--duration 5] [--connections 10]`.
- * Seeds a demo firm (SQLite file) and serves it; autocannon (from a worker thread) measures, one
+ * Reads that must not grow with the firm: `npx tsx bench/reads.ts [--accounts 100000] [--duration 5] [--connections 10] [--only sqlite|postgres]`.
+ * Seeds a demo firm on a SQLite file and, when TEST_DATABASE_URL or DATABASE_URL is set, in a
+ * PostgreSQL schema of its own, and serves it; autocannon (from a worker thread) measures, one
  * target after another in the same run, req/s with p50/p99:
  * - a bare Fastify hello-world, and an authenticated GET of a single trade block (goal >= 50 %),
- *   beside a bare route making the same two reads with better-sqlite3 directly (the route's floor);
+ *   beside a bare route making the same two reads with the driver directly (better-sqlite3, or pg
+ *   with prepared statements: the route's floor);
  * - a bare Fastify route sending the exact body of a page of 100 accounts, and that page
  *   (goal >= 50 %, no timeouts), beside a bare route making the page's reads directly (its floor);
  * - every list route's first and a deep page (goal: p50 < 20 ms on a 100,000 account firm), the
@@ -19,14 +21,20 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import SqliteDatabase from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { digest } from '../src/auth/secrets.js';
-import { loadConfig } from '../src/config.js';
-import { migrateToLatest, openDatabase } from '../src/db/database.js';
+import { type AppConfig, loadConfig } from '../src/config.js';
+import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
 import { seedDemoFirm } from '../src/seed/demo.js';
 
 const { values } = parseArgs({
-  options: { accounts: { type: 'string', default: '100000' }, duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' } },
+  options: {
+    accounts: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10' },
+    only: { type: 'string' },
+  },
 });
 const ACCOUNTS = Number(values.accounts);
 const duration = Number(values.duration);
@@ -76,13 +84,54 @@ async function pageLatency(url: string, headers: Record<string, string>): Promis
 const show = (r: Rate) => `${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.timeouts ? `, ${r.timeouts} timeouts` : ''}`;
 const listen = (app: FastifyInstance) => app.listen({ port: 0, host: '127.0.0.1' });
 
-const dir = mkdtempSync(join(process.env.DATA_DIR ?? tmpdir(), 'bench-reads-'));
-const db = openDatabase({ dialect: 'sqlite', file: join(dir, 'bench.sqlite') });
-try {
-  await migrateToLatest(db);
+/**
+ * The reads a route's floor makes with the driver directly: the token with its user and
+ * privileges, one trade block of the firm, a page of the firm's accounts with their registration
+ * type (which the effective tax status comes from), rows as arrays where the driver allows.
+ */
+interface FloorReads {
+  tokenFirm(authorization: string): Promise<number | undefined>;
+  block(firmId: number, id: number): Promise<boolean>;
+  page(firmId: number, top: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+const TOKEN_READ = `select t.id, t.user_id, t.firm_id, u.kind, p.privilege from access_tokens t join users u on u.id = t.user_id left join role_privileges p on p.role_id = u.role_id
+  where t.token_hash = $1 and t.audience = 'platform' and t.revoked_at is null and t.expires_at > $2 and u.is_active = 1`;
+const BLOCK_READ = 'select d.*, f.trade_block_dates from trade_block_details d join firms f on f.id = d.firm_id where d.firm_id = $1 and d.id = $2';
+const PAGE_READ = 'select a.*, r.type from accounts a join registrations r on r.id = a.registration_id where a.firm_id = $1 order by a.id limit $2';
+const tokenHash = (authorization: string) => digest(authorization.slice('Session '.length));
+
+function sqliteFloor(file: string): FloorReads {
+  const direct = new SqliteDatabase(file, { readonly: true });
+  const positional = (text: string) => text.replace(/\$\d+/g, '?');
+  const token = direct.prepare(positional(TOKEN_READ));
+  const block = direct.prepare(positional(BLOCK_READ));
+  const page = direct.prepare(positional(PAGE_READ)).raw(true);
+  return {
+    tokenFirm: async (authorization) => (token.all(tokenHash(authorization), new Date().toISOString())[0] as { firm_id: number } | undefined)?.firm_id,
+    block: async (firmId, id) => block.get(firmId, id) !== undefined,
+    page: async (firmId, top) => page.all(firmId, top).length,
+    close: async () => void direct.close(),
+  };
+}
+
+function postgresFloor(url: string): FloorReads {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const rows = async (name: string, text: string, values: unknown[], rowMode?: 'array') => (await pool.query({ name, text, values, ...(rowMode ? { rowMode } : {}) })).rows;
+  return {
+    tokenFirm: async (authorization) => ((await rows('floor_token', TOKEN_READ, [tokenHash(authorization), new Date().toISOString()]))[0] as { firm_id: number } | undefined)?.firm_id,
+    block: async (firmId, id) => (await rows('floor_block', BLOCK_READ, [firmId, id])).length > 0,
+    page: async (firmId, top) => (await rows('floor_page', PAGE_READ, [firmId, top], 'array')).length,
+    close: () => pool.end(),
+  };
+}
+
+async function run(label: string, db: Db, config: AppConfig, floor: FloorReads) {
+  console.log(`\n${label}:`);
   const started = Date.now();
   const credentials = await seedDemoFirm(db, { households: Math.ceil(ACCOUNTS / 1.75), seed: 3, firmCode: 'READS' });
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }, { database: { dialect: 'sqlite', file: ':memory:' } }), db });
+  const app = await buildApp({ config, db });
   await app.ready();
   const user = credentials.users.find((u) => u.kind === 'api')!;
   const login = await app.inject({
@@ -117,28 +166,18 @@ try {
   bare.get('/hello', async () => ({ hello: 'world' }));
   bare.get('/page', async (_request, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(body));
   // Where a single trade block's floor is: a bare route making the route's two reads (the token,
-  // the block) with better-sqlite3 directly on the same file and sending the same body.
-  const direct = new SqliteDatabase(join(dir, 'bench.sqlite'), { readonly: true });
-  const tokenRead = direct.prepare(
-    `select t.id, t.user_id, t.firm_id, u.kind, p.privilege from access_tokens t join users u on u.id = t.user_id left join role_privileges p on p.role_id = u.role_id
-     where t.token_hash = ? and t.audience = 'platform' and t.revoked_at is null and t.expires_at > ? and u.is_active = 1`,
-  );
-  const blockRead = direct.prepare('select d.*, f.trade_block_dates from trade_block_details d join firms f on f.id = d.firm_id where d.firm_id = ? and d.id = ?');
+  // the block) with the driver directly and sending the same body.
   const blockBody = await (await fetch(`${origin}/api/v1/Trading/TradeBlocks/${blockId}`, { headers })).text();
   bare.get('/block/:id', async (request, reply) => {
-    const owner = tokenRead.all(digest(String(request.headers.authorization).slice('Session '.length)), new Date().toISOString())[0] as { firm_id: number } | undefined;
-    if (!owner || !blockRead.get(owner.firm_id, Number((request.params as { id: string }).id))) return reply.code(404).send();
+    const firmId = await floor.tokenFirm(String(request.headers.authorization));
+    if (firmId === undefined || !(await floor.block(firmId, Number((request.params as { id: string }).id)))) return reply.code(404).send();
     return reply.header('content-type', 'application/json; charset=utf-8').send(blockBody);
   });
   // Where a page of accounts' floor is: the same bare route making the page's reads directly (the
-  // token; the page with each account's registration type, which its effective tax status comes
-  // from, in one statement), rows as arrays, and sending the same body.
-  const pageRead = direct
-    .prepare('select a.*, r.type from accounts a join registrations r on r.id = a.registration_id where a.firm_id = ? order by a.id limit ?')
-    .raw(true);
+  // token; the page in one statement) and sending the same body.
   bare.get('/page-reads', async (request, reply) => {
-    const owner = tokenRead.all(digest(String(request.headers.authorization).slice('Session '.length)), new Date().toISOString())[0] as { firm_id: number } | undefined;
-    if (!owner || pageRead.all(owner.firm_id, 100).length === 0) return reply.code(404).send();
+    const firmId = await floor.tokenFirm(String(request.headers.authorization));
+    if (firmId === undefined || (await floor.page(firmId, 100)) === 0) return reply.code(404).send();
     return reply.header('content-type', 'application/json; charset=utf-8').send(body);
   });
   const bareOrigin = await listen(bare);
@@ -165,7 +204,7 @@ try {
   // A search no product matches, and one most do: neither may read every position of the firm.
   lists.push('/api/v1/Portfolio/Assets/Simple/Search?search=no-such-product&$top=100', '/api/v1/Portfolio/Assets/Simple/Search?search=a&$top=100');
   const trades = `/api/v1/Trading/TradeInstances/${instanceId}/Trades`;
-  lists.push(`${trades}?$top=100`, `${trades}?$top=100&$skip=${Math.max(0, tradeCount - 100)}`, `${trades}?$top=100&$count=true`, `${trades}?accountId=${keys[5000]}`);
+  lists.push(`${trades}?$top=100`, `${trades}?$top=100&$skip=${Math.max(0, tradeCount - 100)}`, `${trades}?$top=100&$count=true`, `${trades}?accountId=${keys[Math.floor(keys.length / 2)]}`);
   for (const path of lists) console.log(`GET ${path}: ${await pageLatency(`${origin}${path}`, headers)}`);
 
   // A whole list read in one call (the source system's client reads every account of the firm):
@@ -187,9 +226,44 @@ try {
     );
   }
   await bare.close();
-  direct.close();
   await app.close();
-} finally {
-  await db.close();
-  rmSync(dir, { recursive: true, force: true });
+}
+
+console.log(`machine load: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+if (values.only !== 'postgres') {
+  const dir = mkdtempSync(join(process.env.DATA_DIR ?? tmpdir(), 'bench-reads-'));
+  const file = join(dir, 'bench.sqlite');
+  const db = openDatabase({ dialect: 'sqlite', file });
+  await migrateToLatest(db);
+  const floor = sqliteFloor(file);
+  try {
+    await run('sqlite', db, loadConfig({ LOG_LEVEL: 'silent' }, { database: { dialect: 'sqlite', file: ':memory:' } }), floor);
+  } finally {
+    await floor.close();
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+if (values.only !== 'sqlite' && !url) console.log('postgres: skipped (set TEST_DATABASE_URL)');
+if (values.only !== 'sqlite' && url) {
+  const schema = `bench_reads_${process.pid}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  const scoped = new URL(url);
+  scoped.searchParams.set('options', `-c search_path=${schema}`);
+  const db = openDatabase({ dialect: 'postgres', url, poolSize: 10 }, { schema });
+  const floor = postgresFloor(scoped.toString());
+  try {
+    await migrateToLatest(db);
+    const config = loadConfig({ LOG_LEVEL: 'silent', JOB_SCHEMA: `${schema}_jobs` }, { database: { dialect: 'postgres', url: scoped.toString(), poolSize: 10 } });
+    await run('postgres', db, config, floor);
+  } finally {
+    await floor.close();
+    await db.close();
+    await admin.query(`drop schema ${schema} cascade`);
+    await admin.query(`drop schema if exists ${schema}_jobs cascade`);
+    await admin.end();
+  }
 }
