@@ -1906,7 +1906,7 @@ export interface paths {
         };
         /**
          * The models the caller may see
-         * @description The models of the teams you belong to (administrators see all), each with its targets, cash target and teams. `name` keeps those whose name contains the text; `$top` caps the count.
+         * @description The models of the teams you belong to (administrators see all), by name, each with its targets, cash target and teams. `name` keeps those whose name contains the text. Paged with `$top` (1000 by default, at most 100000) and `$skip`; X-Total-Count carries how many you may see, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -1915,8 +1915,10 @@ export interface paths {
                 query?: {
                     /** @description Models whose name contains the text (case-insensitive) */
                     name?: string;
-                    /** @description At most this many models; omitted: all */
+                    /** @description Page size, 1 to 100000 (default 1000) */
                     $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -1927,6 +1929,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2744,13 +2750,18 @@ export interface paths {
         };
         /**
          * The portfolios (registrations) with active accounts on the model
-         * @description Lists the portfolios (registrations) that hold at least one active account following the model.
+         * @description Lists the portfolios (registrations) that hold at least one active account following the model, by name. Paged with `$top` (10000 by default, at most 100000) and `$skip`; X-Total-Count carries how many there are, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 100000 (default 10000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path: {
                     modelId: number;
@@ -2762,6 +2773,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -5811,7 +5826,7 @@ export interface paths {
         };
         /**
          * Trade block details, optionally of one related entity
-         * @description Every trade block detail of your firm, or with `relatedType` and `relatedId` only those of one household, registration, account or product.
+         * @description Every trade block detail of your firm in id order, or with `relatedType` and `relatedTypeId` only those of one portfolio or account. Every match is answered (sent 1000 at a time) unless `$top` is given (at most 100000); `$skip` skips. X-Total-Count carries how many match, and with `$top` a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -5822,6 +5837,10 @@ export interface paths {
                     relatedType?: 16 | 32;
                     relatedTypeId?: number;
                     includeDeleted?: boolean;
+                    /** @description Page size; omitted: every match */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -5832,6 +5851,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -7396,7 +7419,7 @@ export interface paths {
         };
         /**
          * Holdings of one account (inAccountId) or of every active account of a portfolio (inPortfolioId); search narrows by ticker, name or id
-         * @description Exactly one of inAccountId and inPortfolioId (or accountId / portfolioId, the same) is required: a 400 names it otherwise. Each holding carries its current, target and pending weights in its account.
+         * @description Exactly one of inAccountId and inPortfolioId (or accountId / portfolioId, the same) is required: a 400 names it otherwise. Each holding carries its current, target and pending weights in its account. Paged with `$top` (5000 by default, the most positions one account holds, at most 20000) and `$skip`; X-Total-Count carries how many match, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -7413,6 +7436,10 @@ export interface paths {
                     portfolioId?: number;
                     /** @description The security's ticker, name or id. Matched case-insensitively anywhere in the text (part of a number, a name or a ticker), or equal to the id when all digits */
                     search?: string;
+                    /** @description Page size, 1 to 20000 (default 5000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -7423,6 +7450,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -7544,13 +7575,18 @@ export interface paths {
         };
         /**
          * Security sets: each model the caller may see, with its lines (security, target, tolerance band, equivalents)
-         * @description A security set here is a model's lines; its id is the model id.
+         * @description A security set here is a model's lines; its id is the model id. By name, as GET /v1/modeling/models lists the models: paged with `$top` (1000 by default, at most 100000) and `$skip`; X-Total-Count carries how many you may see, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size, 1 to 100000 (default 1000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -7560,6 +7596,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -8078,13 +8118,18 @@ export interface paths {
         };
         /**
          * Sleeves: the sleeve accounts of sleeved registrations, with their target and tolerance band
-         * @description Each sleeve account with its portfolio (registration), sleeve type, target, band and model; closed sleeves carry isDeleted 1.
+         * @description Each sleeve account with its portfolio (registration), sleeve type, target, band and model, in id order; closed sleeves carry isDeleted 1. Like the account lists, every sleeve is answered (sent 1000 at a time) unless `$top` is given (at most 100000); `$skip` skips. X-Total-Count carries how many there are, and with `$top` a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Page size; omitted: every match */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -8094,6 +8139,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -8363,7 +8412,7 @@ export interface paths {
         };
         /**
          * The active accounts assigned to a restricted plan (restrictedPlanId or externalPlanId)
-         * @description One of restrictedPlanId and externalPlanId names the plan (a 400 otherwise); 404 when the firm has no such plan.
+         * @description One of restrictedPlanId and externalPlanId names the plan (a 400 otherwise); 404 when the firm has no such plan. Like GET /api/v2/Account/Accounts, every account of the plan is answered (sent 1000 at a time) unless `$top` is given (at most 100000); `$skip` skips. X-Total-Count carries how many accounts the plan has, and with `$top` a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -8374,6 +8423,10 @@ export interface paths {
                     restrictedPlanId?: number;
                     /** @description The plan's external id */
                     externalPlanId?: string;
+                    /** @description Page size; omitted: every match */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -8384,6 +8437,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {
@@ -9275,7 +9332,7 @@ export interface paths {
         };
         /**
          * Trading blocks: the pending (open) trade orders summed per security and action
-         * @description One block per security and side over every open trade order of the firm, with its shares, dollars, orders and accounts. hasQuodd, registrationStatus and getAdv are accepted and narrow nothing: the book keeps no quotes, broker registrations or volumes.
+         * @description One block per security and side over every open trade order of the firm, by ticker then side, with its shares, dollars, orders and accounts. hasQuodd, registrationStatus and getAdv are accepted and narrow nothing: the book keeps no quotes, broker registrations or volumes. Paged with `$top` (5000 by default, at most 50000) and `$skip`; X-Total-Count carries how many blocks there are, and a `Link` header names the next page while there is one.
          *
          *     Needs a token whose role grants `portfolio.read`.
          */
@@ -9288,6 +9345,10 @@ export interface paths {
                     registrationStatus?: string;
                     /** @description Accepted for the client; the book keeps no average daily volume */
                     getAdv?: boolean;
+                    /** @description Page size, 1 to 50000 (default 5000) */
+                    $top?: number;
+                    /** @description Records to skip before the page */
+                    $skip?: number;
                 };
                 header?: never;
                 path?: never;
@@ -9298,6 +9359,10 @@ export interface paths {
                 /** @description Default Response */
                 200: {
                     headers: {
+                        /** @description Matches before paging */
+                        "X-Total-Count"?: unknown;
+                        /** @description The next page (`<…$skip=…>; rel="next"`) while there is one */
+                        Link?: unknown;
                         [name: string]: unknown;
                     };
                     content: {

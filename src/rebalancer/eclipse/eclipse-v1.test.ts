@@ -66,6 +66,29 @@ describeEachDatabase('Eclipse v1 reads (portfolios, holdings, securities, trade 
     expect(alias.json()).toHaveLength(2);
   });
 
+  it('pages holdings: 5000 by default, $top/$skip, the total always, the next page in Link', async () => {
+    const path = `/v1/holding/holdings/simple?inPortfolioId=${book.portfolioId}`;
+    const whole = await get(path);
+    expect(whole.json().map((h: { securitySymbol: string }) => h.securitySymbol)).toEqual(['ECLA', 'ECLB']);
+    expect(whole.headers['x-total-count']).toBe('2');
+    expect(whole.headers.link).toBeUndefined();
+    const page = await get(`${path}&$top=1`);
+    expect(page.json().map((h: { securitySymbol: string }) => h.securitySymbol)).toEqual(['ECLA']);
+    expect(page.headers['x-total-count']).toBe('2');
+    expect(page.headers.link).toBe(`</rebalancer${path}&$top=1&$skip=1>; rel="next"`);
+    const last = await get(`${path}&$top=1&$skip=1`);
+    expect(last.json().map((h: { securitySymbol: string }) => h.securitySymbol)).toEqual(['ECLB']);
+    expect(last.headers.link).toBeUndefined();
+    const searched = await get(`/v1/holding/holdings/simple?inAccountId=${book.accountIds[0]}&search=ecla&$top=5`);
+    expect(searched.headers['x-total-count']).toBe('1');
+    for (const [query, field] of [['$top=0', 'querystring.$top'], ['$top=20001', 'querystring.$top'], ['$skip=-1', 'querystring.$skip']]) {
+      const bad = await get(`${path}&${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(problemField(bad.json()), query).toEqual([field]);
+    }
+    expect((await get(`/v1/holding/holdings/simple?inAccountId=${book.accountIds[0]}`, book.stranger)).statusCode).toBe(404);
+  });
+
   it('refuses holdings without exactly one owner, and another firm\'s owner', async () => {
     const none = await get('/v1/holding/holdings/simple');
     expect(none.statusCode).toBe(400);
@@ -187,6 +210,59 @@ describeEachDatabase('Eclipse v1 reads (portfolios, holdings, securities, trade 
     expect(sleeves.json()).toEqual([expect.objectContaining({ id: book.accountIds[1], portfolioId: book.portfolioId, sleeveType: 'Normal', sleeveTarget: 40, isDeleted: 0 })]);
     expect((await get('/v1/portfolio/sleeves', book.stranger)).json()).toEqual([]);
     await t.db.kysely.updateTable('accounts').set({ sleeve_type: null, sleeve_target_pct: null, sleeve_tolerance_lower: null, sleeve_tolerance_upper: null }).where('id', '=', book.accountIds[1]).execute();
+  });
+
+  it('pages sleeves: every one unless $top, $top/$skip in id order, the total always, the next page in Link', async () => {
+    const sleeve = { sleeve_type: 'Normal' as const, sleeve_target_pct: 50, sleeve_tolerance_lower: 2, sleeve_tolerance_upper: 2 };
+    await t.db.kysely.updateTable('accounts').set(sleeve).where('id', 'in', book.accountIds).execute();
+    try {
+      const whole = await get('/v1/portfolio/sleeves');
+      expect(whole.json().map((x: { id: number }) => x.id)).toEqual(book.accountIds);
+      expect(whole.headers['x-total-count']).toBe('2');
+      expect(whole.headers.link).toBeUndefined();
+      const page = await get('/v1/portfolio/sleeves?$top=1');
+      expect(page.json().map((x: { id: number }) => x.id)).toEqual([book.accountIds[0]]);
+      expect(page.headers['x-total-count']).toBe('2');
+      expect(page.headers.link).toBe('</rebalancer/v1/portfolio/sleeves?$top=1&$skip=1>; rel="next"');
+      const last = await get('/v1/portfolio/sleeves?$top=1&$skip=1');
+      expect(last.json().map((x: { id: number }) => x.id)).toEqual([book.accountIds[1]]);
+      expect(last.headers.link).toBeUndefined();
+      for (const [query, field] of [['$top=0', 'querystring.$top'], ['$top=100001', 'querystring.$top'], ['$skip=-1', 'querystring.$skip']]) {
+        const bad = await get(`/v1/portfolio/sleeves?${query}`);
+        expect(bad.statusCode, query).toBe(400);
+        expect(problemField(bad.json()), query).toEqual([field]);
+      }
+      const stranger = await get('/v1/portfolio/sleeves', book.stranger);
+      expect(stranger.json()).toEqual([]);
+      expect(stranger.headers['x-total-count']).toBe('0');
+    } finally {
+      await t.db.kysely.updateTable('accounts').set({ sleeve_type: null, sleeve_target_pct: null, sleeve_tolerance_lower: null, sleeve_tolerance_upper: null }).where('id', 'in', book.accountIds).execute();
+    }
+  });
+
+  it('pages security sets as the models: 1000 by default, $top/$skip by name, the total of those the caller sees, the next page in Link', async () => {
+    const income = await t.app.inject({ method: 'POST', url: '/rebalancer/v1/modeling/models', headers: { authorization: book.admin }, payload: { name: 'Eclipse Income', cashTargetPercent: 0, targets: [{ productId: book.products[1]!.id, targetPercent: 100 }] } });
+    expect(income.statusCode, income.body).toBe(200);
+    const whole = await get('/v1/security/securityset');
+    const names = whole.json().map((x: { name: string }) => x.name);
+    expect(names).toEqual(expect.arrayContaining(['Eclipse Growth', 'Eclipse Income']));
+    expect(names).toEqual([...names].sort());
+    expect(whole.headers['x-total-count']).toBe(String(names.length));
+    expect(whole.headers.link).toBeUndefined();
+    const page = await get('/v1/security/securityset?$top=1&$skip=1');
+    expect(page.json().map((x: { name: string }) => x.name)).toEqual(names.slice(1, 2));
+    expect(page.headers['x-total-count']).toBe(String(names.length));
+    if (names.length > 2) expect(page.headers.link).toBe('</rebalancer/v1/security/securityset?$top=1&$skip=2>; rel="next"');
+    const first = await get('/v1/security/securityset?$top=1');
+    expect(first.headers.link).toBe('</rebalancer/v1/security/securityset?$top=1&$skip=1>; rel="next"');
+    for (const [query, field] of [['$top=0', 'querystring.$top'], ['$top=100001', 'querystring.$top'], ['$skip=-1', 'querystring.$skip']]) {
+      const bad = await get(`/v1/security/securityset?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(problemField(bad.json()), query).toEqual([field]);
+    }
+    const stranger = await get('/v1/security/securityset', book.stranger);
+    expect(stranger.json().map((x: { id: number }) => x.id)).not.toContain(book.modelId);
+    expect(stranger.headers['x-total-count']).toBe(String(stranger.json().length));
   });
 
   it('needs a token and the portfolio read privilege on every read', async () => {

@@ -59,6 +59,32 @@ describeEachDatabase('Eclipse v2 reads (accounts, trade blocks, teams, searches)
     expect((await get(`/api/v2/Account/Accounts/RestrictedPlan?restrictedPlanId=${planId}`, book.stranger)).statusCode).toBe(404);
   });
 
+  it('pages a restricted plan\'s accounts: every one unless $top, $top/$skip, the total always, the next page in Link', async () => {
+    await t.db.kysely.updateTable('accounts').set({ restricted_plan_id: planId }).where('id', '=', book.accountIds[1]).execute();
+    try {
+      const path = `/api/v2/Account/Accounts/RestrictedPlan?restrictedPlanId=${planId}`;
+      const whole = await get(path);
+      expect(whole.json().map((a: { id: number }) => a.id)).toEqual(book.accountIds);
+      expect(whole.headers['x-total-count']).toBe('2');
+      expect(whole.headers.link).toBeUndefined();
+      const page = await get(`${path}&$top=1`);
+      expect(page.json().map((a: { id: number }) => a.id)).toEqual([book.accountIds[0]]);
+      expect(page.headers['x-total-count']).toBe('2');
+      expect(page.headers.link).toBe(`</rebalancer${path}&$top=1&$skip=1>; rel="next"`);
+      const last = await get(`${path}&$top=1&$skip=1`);
+      expect(last.json().map((a: { id: number }) => a.id)).toEqual([book.accountIds[1]]);
+      expect(last.headers.link).toBeUndefined();
+      for (const [query, field] of [['$top=0', 'querystring.$top'], ['$top=100001', 'querystring.$top'], ['$skip=-1', 'querystring.$skip']]) {
+        const bad = await get(`${path}&${query}`);
+        expect(bad.statusCode, query).toBe(400);
+        expect(fields(bad.json()), query).toEqual([field]);
+      }
+      expect((await get(path, book.stranger)).statusCode).toBe(404);
+    } finally {
+      await t.db.kysely.updateTable('accounts').set({ restricted_plan_id: null }).where('id', '=', book.accountIds[1]).execute();
+    }
+  });
+
   it('answers the set aside records of posted account ids, and refuses an unknown id whole', async () => {
     const found = await post('/api/v2/Account/Accounts/SetAsideCashSettings', book.accountIds);
     expect(found.statusCode, found.body).toBe(200);
@@ -127,6 +153,45 @@ describeEachDatabase('Eclipse v2 reads (accounts, trade blocks, teams, searches)
     expect(blocks.json()).toEqual([expect.objectContaining({ id: book.openTradeId, tradeActionId: 2, securityId: book.products[0]!.id, symbol: 'ECLA', orderQuantity: 5, estimateAmount: 500, tradeCount: 1, accountCount: 1 })]);
     expect((await get('/api/v2/Trading/Blocks', book.stranger)).json()).toEqual([]);
     expect((await get('/api/v2/Trading/Blocks?hasQuodd=perhaps')).statusCode).toBe(400);
+  });
+
+  it('pages the blocks: 5000 by default, $top/$skip by ticker and side, the total always, the next page in Link', async () => {
+    const k = t.db.kysely;
+    const [a, b] = book.products as [{ id: number; ticker: string }, { id: number; ticker: string }];
+    const open = { firm_id: t.firm.firmId, trade_instance_id: book.instanceId, account_id: book.accountIds[0], trade_type: 'Shares' as const, reason: 'Rebalance', status: 'Open' as const, created_at: '2026-11-02T10:00:00.000Z', executed_at: null };
+    const added = await k
+      .insertInto('trades')
+      .values([
+        { ...open, product_id: a.id, side: 'Buy', shares_micros: 1_000_000, amount_cents: 10_000, price_micros: 100_000_000 },
+        { ...open, product_id: b.id, side: 'Buy', shares_micros: 2_000_000, amount_cents: 10_000, price_micros: 50_000_000 },
+      ])
+      .returning('id')
+      .execute();
+    try {
+      const blocks = (r: { json: () => { symbol: string; tradeActionId: number }[] }) => r.json().map((x) => `${x.symbol} ${x.tradeActionId}`);
+      const whole = await get('/api/v2/Trading/Blocks');
+      expect(blocks(whole)).toEqual(['ECLA 1', 'ECLA 2', 'ECLB 1']);
+      expect(whole.headers['x-total-count']).toBe('3');
+      expect(whole.headers.link).toBeUndefined();
+      const path = '/api/v2/Trading/Blocks?getAdv=false';
+      const page = await get(`${path}&$top=1&$skip=1`);
+      expect(blocks(page)).toEqual(['ECLA 2']);
+      expect(page.headers['x-total-count']).toBe('3');
+      expect(page.headers.link).toBe(`</rebalancer${path}&$top=1&$skip=2>; rel="next"`);
+      const last = await get(`${path}&$top=2&$skip=2`);
+      expect(blocks(last)).toEqual(['ECLB 1']);
+      expect(last.headers.link).toBeUndefined();
+      for (const [query, field] of [['$top=0', 'querystring.$top'], ['$top=50001', 'querystring.$top'], ['$skip=-1', 'querystring.$skip']]) {
+        const bad = await get(`${path}&${query}`);
+        expect(bad.statusCode, query).toBe(400);
+        expect(fields(bad.json()), query).toEqual([field]);
+      }
+      const stranger = await get('/api/v2/Trading/Blocks', book.stranger);
+      expect(stranger.json()).toEqual([]);
+      expect(stranger.headers['x-total-count']).toBe('0');
+    } finally {
+      await k.deleteFrom('trades').where('id', 'in', added.map((r) => r.id)).execute();
+    }
   });
 
   it('lists sleeve strategies (model aggregates) and teams', async () => {

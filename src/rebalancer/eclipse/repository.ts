@@ -204,8 +204,16 @@ export class EclipseRepository {
     return query.orderBy('t.id').limit(limit).offset(skip).execute();
   }
 
+  /** A page of the blocks by ticker and side, with how many there are (one per security and side with open orders: always counted). */
+  async blocks(firmId: number, page: { top: number; skip: number }) {
+    const grouped = this.blockQuery(firmId);
+    const rows = await grouped.orderBy('p.ticker').orderBy('t.side').limit(page.top).offset(page.skip).execute();
+    const counted = await this.db.selectFrom(grouped.as('b')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return { rows, total: Number(counted?.n ?? 0) };
+  }
+
   /** Pending (open) trade orders summed per security and side: the blocks a trading desk sends. */
-  blocks(firmId: number) {
+  private blockQuery(firmId: number) {
     return this.db
       .selectFrom('trades as t')
       .innerJoin('products as p', 'p.id', 't.product_id')
@@ -224,14 +232,11 @@ export class EclipseRepository {
       ])
       .where('t.firm_id', '=', firmId)
       .where('t.status', '=', PENDING_STATUS)
-      .groupBy(['t.product_id', 'p.ticker', 'p.name', 'p.price_micros', 't.side'])
-      .orderBy('p.ticker')
-      .orderBy('t.side')
-      .execute();
+      .groupBy(['t.product_id', 'p.ticker', 'p.name', 'p.price_micros', 't.side']);
   }
 
   /** Sleeve accounts (accounts of sleeved registrations that carry a sleeve type), by id. */
-  sleeves(firmId: number) {
+  sleeves(firmId: number, afterId: number, limit: number, skip: number) {
     return this.db
       .selectFrom('accounts as a')
       .innerJoin('registrations as r', 'r.id', 'a.registration_id')
@@ -239,8 +244,16 @@ export class EclipseRepository {
       .select(['a.id', 'a.name', 'a.number', 'a.registration_id', 'r.name as registration_name', 'a.sleeve_type', 'a.sleeve_target_pct', 'a.sleeve_tolerance_lower', 'a.sleeve_tolerance_upper', 'a.model_id', 'm.name as model_name', 'a.is_active'])
       .where('a.firm_id', '=', firmId)
       .where('a.sleeve_type', 'is not', null)
+      .where('a.id', '>', afterId)
       .orderBy('a.id')
+      .limit(limit)
+      .offset(skip)
       .execute();
+  }
+
+  async sleeveCount(firmId: number): Promise<number> {
+    const counted = await this.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).where('firm_id', '=', firmId).where('sleeve_type', 'is not', null).executeTakeFirst();
+    return Number(counted?.n ?? 0);
   }
 
   /** Model aggregates with their models, and how many sleeved registrations name each as their strategy. */

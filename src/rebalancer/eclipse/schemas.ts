@@ -82,6 +82,8 @@ export const HoldingsQuery = Type.Object({
   accountId: Type.Optional(IdSchema({ description: 'The same as inAccountId' })),
   portfolioId: Type.Optional(IdSchema({ description: 'The same as inPortfolioId' })),
   search: Type.Optional(Type.String({ maxLength: 200, description: `The security's ticker, name or id. ${SEARCH}` })),
+  $top: Top(20_000, 5000),
+  $skip: Skip(),
 });
 
 export const HoldingSimple = Type.Object({
@@ -119,6 +121,8 @@ export const SecuritySetLine = Type.Object({
   upperModelTolerancePercent: Type.Number(),
   equivalences: Type.Array(Type.Object({ securityId: Type.Integer() }), { description: 'Equivalent securities, in rank order' }),
 });
+
+export const SecuritySetsQuery = Type.Object({ $top: Top(100_000, 1000), $skip: Skip() });
 
 export const SecuritySet = Type.Object({
   id: Type.Integer({ description: 'The model id: a security set is a model\'s lines' }),
@@ -234,6 +238,7 @@ export const V2AccountParams = Type.Object({ accountId: IdSchema() });
 export const RestrictedPlanAccountsQuery = Type.Object({
   restrictedPlanId: Type.Optional(IdSchema({ description: 'The plan id; this or externalPlanId is required' })),
   externalPlanId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The plan\'s external id' })),
+  ...WholeListQuery.properties,
 });
 
 export const SetAsideSettingsBody = Type.Array(IdSchema(), { minItems: 0, maxItems: 200_000, description: 'Account ids; each must be an account of the firm' });
@@ -301,6 +306,8 @@ export const BlocksQuery = Type.Object({
   hasQuodd: Type.Optional(Type.Boolean({ description: 'Accepted for the client; the book keeps no Quodd quotes, so it narrows nothing' })),
   registrationStatus: Type.Optional(Type.String({ maxLength: 50, description: 'Accepted for the client; blocks are not registered with a broker here, so it narrows nothing' })),
   getAdv: Type.Optional(Type.Boolean({ description: 'Accepted for the client; the book keeps no average daily volume' })),
+  $top: Top(50_000, 5000),
+  $skip: Skip(),
 });
 
 export const TradingBlock = Type.Object({

@@ -38,6 +38,27 @@ export function securityOf(p: ProductRow): Security {
   };
 }
 
+type SleeveRow = Awaited<ReturnType<EclipseRepository['sleeves']>>[number];
+const num = (v: number | null) => (v === null ? null : Number(v));
+
+function sleeveOf(s: SleeveRow): SleeveItem {
+  return {
+    id: s.id,
+    accountId: String(s.id),
+    accountNumber: s.number,
+    name: s.name,
+    portfolioId: s.registration_id,
+    portfolioName: s.registration_name,
+    sleeveType: s.sleeve_type!,
+    sleeveTarget: num(s.sleeve_target_pct),
+    sleeveToleranceLower: num(s.sleeve_tolerance_lower),
+    sleeveToleranceUpper: num(s.sleeve_tolerance_upper),
+    modelId: s.model_id,
+    modelName: s.model_name,
+    isDeleted: s.is_active === 1 ? 0 : 1,
+  };
+}
+
 /** The day after an ISO date, for a half-open range of timestamps. */
 const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00.000Z`) + 86_400_000).toISOString();
 
@@ -130,8 +151,12 @@ export class EclipseService {
     };
   }
 
-  /** One account's holdings, or those of every active account of a portfolio; `search` narrows by ticker, name or security id. */
-  async holdings(firmId: number, by: { accountId?: number; portfolioId?: number }, search: string | undefined): Promise<HoldingSimple[]> {
+  /**
+   * A page of one account's holdings, or of those of every active account of a portfolio, with
+   * how many there are; `search` narrows by ticker, name or security id. The holdings are valued
+   * in the engine's way an account at a time, so the page is cut from them here.
+   */
+  async holdings(firmId: number, by: { accountId?: number; portfolioId?: number }, search: string | undefined, page: { top: number; skip: number }): Promise<{ items: HoldingSimple[]; total: number }> {
     let accountIds: { id: number; registration_id: number }[];
     if (by.accountId !== undefined) {
       const account = await this.repository.accountExists(firmId, by.accountId);
@@ -149,12 +174,13 @@ export class EclipseService {
         out.push({ ...h, accountId: account.id, portfolioId: account.registration_id });
       }
     }
-    return out;
+    return { items: out.slice(page.skip, page.skip + page.top), total: out.length };
   }
 
   /** Security sets: the models the caller may see, each with its lines in order. */
-  async securitySets(principal: Principal): Promise<SecuritySet[]> {
-    return (await this.models.list(principal)).map((m) => ({
+  async securitySets(principal: Principal, page: { top: number; skip: number }): Promise<{ items: SecuritySet[]; total: number }> {
+    const { items: models, total } = await this.models.page(principal, page);
+    const items = models.map((m) => ({
       id: m.id,
       name: m.name,
       description: m.description,
@@ -176,6 +202,7 @@ export class EclipseService {
       editedDate: m.editedOn,
       editedBy: m.editedBy,
     }));
+    return { items, total };
   }
 
   async securities(firmId: number, query: { search: string; top: number; skip?: number; excludeCashSecurity: boolean }): Promise<Security[]> {
@@ -240,8 +267,9 @@ export class EclipseService {
     );
   }
 
-  async blocks(firmId: number): Promise<TradingBlock[]> {
-    return (await this.repository.blocks(firmId)).map((b) => ({
+  async blocks(firmId: number, page: { top: number; skip: number }): Promise<{ items: TradingBlock[]; total: number }> {
+    const { rows, total } = await this.repository.blocks(firmId, page);
+    const items = rows.map((b) => ({
       id: Number(b.id),
       tradeActionId: ACTION[b.side],
       securityId: b.product_id,
@@ -254,25 +282,14 @@ export class EclipseService {
       accountCount: Number(b.account_count),
       createdDate: String(b.created_at),
     }));
+    return { items, total };
   }
 
-  async sleeves(firmId: number): Promise<SleeveItem[]> {
-    const num = (v: number | null) => (v === null ? null : Number(v));
-    return (await this.repository.sleeves(firmId)).map((s) => ({
-      id: s.id,
-      accountId: String(s.id),
-      accountNumber: s.number,
-      name: s.name,
-      portfolioId: s.registration_id,
-      portfolioName: s.registration_name,
-      sleeveType: s.sleeve_type!,
-      sleeveTarget: num(s.sleeve_target_pct),
-      sleeveToleranceLower: num(s.sleeve_tolerance_lower),
-      sleeveToleranceUpper: num(s.sleeve_tolerance_upper),
-      modelId: s.model_id,
-      modelName: s.model_name,
-      isDeleted: s.is_active === 1 ? 0 : 1,
-    }));
+  /** The sleeve accounts from `skip`, `top` of them (all when not given), read a page at a time, with how many there are. */
+  async sleeves(firmId: number, page: { top?: number; skip: number }): Promise<{ total: number; pages: AsyncGenerator<SleeveItem[]> }> {
+    const total = await this.repository.sleeveCount(firmId);
+    const rows = pagesById((afterId, limit, skip) => this.repository.sleeves(firmId, afterId, limit, skip), page);
+    return { total, pages: mapPages(rows, (sleeves) => sleeves.map(sleeveOf)) };
   }
 
   /** Set aside records of the accounts; an id that is not an account of the firm is a 400 naming its index, and nothing is read. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { sendJsonArray } from '../../http/json-array-stream.js';
-import { COUNTED_PAGE_HEADERS, PAGE_HEADERS, TOTAL_COUNT_HEADER, sendPageHeaders } from '../../http/paging.js';
+import { COUNTED_PAGE_HEADERS, PAGE_HEADERS, TOTAL_COUNT_HEADER, WholeListQuery, sendPageHeaders } from '../../http/paging.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
@@ -18,6 +18,7 @@ import {
   SecuritiesQuery,
   Security,
   SecuritySet,
+  SecuritySetsQuery,
   SleeveItem,
   TradeInstance,
   TradeOrder,
@@ -108,19 +109,21 @@ export const eclipseV1Routes: FastifyPluginAsyncTypebox<{ eclipse: EclipseServic
       schema: {
         tags: portfolioTags,
         summary: 'Holdings of one account (inAccountId) or of every active account of a portfolio (inPortfolioId); search narrows by ticker, name or id',
-        description: 'Exactly one of inAccountId and inPortfolioId (or accountId / portfolioId, the same) is required: a 400 names it otherwise. Each holding carries its current, target and pending weights in its account.',
+        description: 'Exactly one of inAccountId and inPortfolioId (or accountId / portfolioId, the same) is required: a 400 names it otherwise. Each holding carries its current, target and pending weights in its account. Paged with `$top` (5000 by default, the most positions one account holds, at most 20000) and `$skip`; X-Total-Count carries how many match, and a `Link` header names the next page while there is one.',
         querystring: HoldingsQuery,
-        response: responses({ 200: Type.Array(HoldingSimple) }, [401, 403, 404]),
+        response: responses({ 200: { ...Type.Array(HoldingSimple), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403, 404]),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       if (q.inAccountId !== undefined && q.accountId !== undefined && q.inAccountId !== q.accountId) throw validationError('querystring.accountId', 'must be the same as inAccountId, or be left out');
       if (q.inPortfolioId !== undefined && q.portfolioId !== undefined && q.inPortfolioId !== q.portfolioId) throw validationError('querystring.portfolioId', 'must be the same as inPortfolioId, or be left out');
       const accountId = q.inAccountId ?? q.accountId;
       const portfolioId = q.inPortfolioId ?? q.portfolioId;
       if ((accountId === undefined) === (portfolioId === undefined)) throw validationError('querystring.inAccountId', 'is required, or inPortfolioId: exactly one of them names whose holdings to list');
-      return eclipse.holdings(principalOf(request).firmId, { accountId, portfolioId }, q.search);
+      const { items, total } = await eclipse.holdings(principalOf(request).firmId, { accountId, portfolioId }, q.search, { top: q.$top, skip: q.$skip });
+      sendPageHeaders(request, reply, { top: q.$top, skip: q.$skip, returned: items.length, total });
+      return items;
     },
   );
   app.get(
@@ -130,11 +133,17 @@ export const eclipseV1Routes: FastifyPluginAsyncTypebox<{ eclipse: EclipseServic
       schema: {
         tags: portfolioTags,
         summary: 'Security sets: each model the caller may see, with its lines (security, target, tolerance band, equivalents)',
-        description: 'A security set here is a model\'s lines; its id is the model id.',
-        response: responses({ 200: Type.Array(SecuritySet) }, [401, 403]),
+        description: 'A security set here is a model\'s lines; its id is the model id. By name, as GET /v1/modeling/models lists the models: paged with `$top` (1000 by default, at most 100000) and `$skip`; X-Total-Count carries how many you may see, and a `Link` header names the next page while there is one.',
+        querystring: SecuritySetsQuery,
+        response: responses({ 200: { ...Type.Array(SecuritySet), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403]),
       },
     },
-    async (request) => eclipse.securitySets(principalOf(request)),
+    async (request, reply) => {
+      const { $top, $skip } = request.query;
+      const { items, total } = await eclipse.securitySets(principalOf(request), { top: $top, skip: $skip });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
+      return items;
+    },
   );
   app.get(
     '/v1/security/securities',
@@ -201,10 +210,18 @@ export const eclipseV1Routes: FastifyPluginAsyncTypebox<{ eclipse: EclipseServic
       schema: {
         tags: portfolioTags,
         summary: 'Sleeves: the sleeve accounts of sleeved registrations, with their target and tolerance band',
-        description: 'Each sleeve account with its portfolio (registration), sleeve type, target, band and model; closed sleeves carry isDeleted 1.',
-        response: responses({ 200: Type.Array(SleeveItem) }, [401, 403]),
+        description: 'Each sleeve account with its portfolio (registration), sleeve type, target, band and model, in id order; closed sleeves carry isDeleted 1. Like the account lists, every sleeve is answered (sent 1000 at a time) unless `$top` is given (at most 100000); `$skip` skips. X-Total-Count carries how many there are, and with `$top` a `Link` header names the next page while there is one.',
+        querystring: WholeListQuery,
+        response: responses({ 200: { ...Type.Array(SleeveItem), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403]),
       },
     },
-    async (request) => eclipse.sleeves(principalOf(request).firmId),
+    async (request, reply) => {
+      const { $top, $skip } = request.query;
+      const { total, pages } = await eclipse.sleeves(principalOf(request).firmId, { top: $top, skip: $skip });
+      // The body is streamed, so a page's length is known from the total before it is sent.
+      const top = $top ?? Number.MAX_SAFE_INTEGER;
+      sendPageHeaders(request, reply, { top, skip: $skip, returned: Math.max(0, Math.min(top, total - $skip)), total });
+      return sendJsonArray(reply, pages);
+    },
   );
 };

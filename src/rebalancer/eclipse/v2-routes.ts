@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { sendJsonArray } from '../../http/json-array-stream.js';
-import { TOTAL_COUNT_HEADER } from '../../http/paging.js';
+import { COUNTED_PAGE_HEADERS, TOTAL_COUNT_HEADER, sendPageHeaders } from '../../http/paging.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
@@ -71,12 +71,19 @@ export const eclipseV2Routes: FastifyPluginAsyncTypebox<{ eclipse: EclipseServic
       schema: {
         tags: ['Restricted plans'],
         summary: 'The active accounts assigned to a restricted plan (restrictedPlanId or externalPlanId)',
-        description: 'One of restrictedPlanId and externalPlanId names the plan (a 400 otherwise); 404 when the firm has no such plan.',
+        description: 'One of restrictedPlanId and externalPlanId names the plan (a 400 otherwise); 404 when the firm has no such plan. Like GET /api/v2/Account/Accounts, every account of the plan is answered (sent 1000 at a time) unless `$top` is given (at most 100000); `$skip` skips. X-Total-Count carries how many accounts the plan has, and with `$top` a `Link` header names the next page while there is one.',
         querystring: RestrictedPlanAccountsQuery,
-        response: responses({ 200: Type.Array(V2AccountListItem) }, [401, 403, 404]),
+        response: responses({ 200: { ...Type.Array(V2AccountListItem), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403, 404]),
       },
     },
-    async (request, reply) => sendJsonArray(reply, (await v2.restrictedPlanAccounts(principalOf(request).firmId, request.query)).pages),
+    async (request, reply) => {
+      const { $top, $skip } = request.query;
+      const { total, pages } = await v2.restrictedPlanAccounts(principalOf(request).firmId, request.query);
+      // The body is streamed, so a page's length is known from the total before it is sent.
+      const top = $top ?? Number.MAX_SAFE_INTEGER;
+      sendPageHeaders(request, reply, { top, skip: $skip, returned: Math.max(0, Math.min(top, total - $skip)), total });
+      return sendJsonArray(reply, pages);
+    },
   );
   app.post(
     '/api/v2/Account/Accounts/SetAsideCashSettings',
@@ -155,12 +162,17 @@ export const eclipseV2Routes: FastifyPluginAsyncTypebox<{ eclipse: EclipseServic
       schema: {
         tags: tradingTags,
         summary: 'Trading blocks: the pending (open) trade orders summed per security and action',
-        description: 'One block per security and side over every open trade order of the firm, with its shares, dollars, orders and accounts. hasQuodd, registrationStatus and getAdv are accepted and narrow nothing: the book keeps no quotes, broker registrations or volumes.',
+        description: 'One block per security and side over every open trade order of the firm, by ticker then side, with its shares, dollars, orders and accounts. hasQuodd, registrationStatus and getAdv are accepted and narrow nothing: the book keeps no quotes, broker registrations or volumes. Paged with `$top` (5000 by default, at most 50000) and `$skip`; X-Total-Count carries how many blocks there are, and a `Link` header names the next page while there is one.',
         querystring: BlocksQuery,
-        response: responses({ 200: Type.Array(TradingBlock) }, [401, 403]),
+        response: responses({ 200: { ...Type.Array(TradingBlock), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403]),
       },
     },
-    async (request) => eclipse.blocks(principalOf(request).firmId),
+    async (request, reply) => {
+      const { $top, $skip } = request.query;
+      const { items, total } = await eclipse.blocks(principalOf(request).firmId, { top: $top, skip: $skip });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
+      return items;
+    },
   );
   app.get(
     '/api/v2/Portfolio/Sleeves/SleeveStrategies',

@@ -64,11 +64,11 @@ export class EclipseV2Service {
     };
   }
 
-  async restrictedPlanAccounts(firmId: number, query: { restrictedPlanId?: number; externalPlanId?: string }): Promise<Paged<V2AccountListItem>> {
+  async restrictedPlanAccounts(firmId: number, query: { restrictedPlanId?: number; externalPlanId?: string; $top?: number; $skip: number }): Promise<Paged<V2AccountListItem>> {
     if (query.restrictedPlanId === undefined && query.externalPlanId === undefined) throw validationError('querystring.restrictedPlanId', 'is required (or externalPlanId) to name the plan');
     const plan = await this.repository.plan(firmId, { id: query.restrictedPlanId, externalId: query.externalPlanId?.trim() });
     if (!plan) throw notFound('restricted plan', query.restrictedPlanId ?? query.externalPlanId!);
-    return this.accounts(firmId, { restrictedPlanId: plan.id, skip: 0 });
+    return this.accounts(firmId, { restrictedPlanId: plan.id, top: query.$top, skip: query.$skip });
   }
 
   async editableReasons(firmId: number) {

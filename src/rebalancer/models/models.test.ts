@@ -152,6 +152,42 @@ describeEachDatabase('models and teams (section 4.10)', (database) => {
     expect((await call('PUT', '/v1/modeling/models/999999', { name: 'x', teamIds: [] })).statusCode).toBe(404);
     expect((await call('POST', '/v1/modeling/models', model(), 'reader')).statusCode).toBe(403);
   });
+  it('pages the models: 1000 by default, $top/$skip by name, the total of those the caller sees, the next page in Link', async () => {
+    for (const n of [1, 2, 3]) expect((await call('POST', '/v1/modeling/models', model({ name: `Paged ${n}`, teamIds: [teamA] }), 'admin')).statusCode).toBe(200);
+    expect((await call('POST', '/v1/modeling/models', model({ name: 'Paged 4', teamIds: [teamB] }), 'admin')).statusCode).toBe(200);
+    const path = '/v1/modeling/models?name=paged';
+    const names = (r: { json: () => { name: string }[] }) => r.json().map((m) => m.name);
+    const whole = await call('GET', path);
+    expect(whole.statusCode, whole.body).toBe(200);
+    expect(names(whole)).toEqual(['Paged 1', 'Paged 2', 'Paged 3']);
+    expect(whole.headers['x-total-count']).toBe('3');
+    expect(whole.headers.link).toBeUndefined();
+    // The total counts only the models the caller may see: teams decide, as they decide the list.
+    expect((await call('GET', path, undefined, 'admin')).headers['x-total-count']).toBe('4');
+    const reader = await call('GET', path, undefined, 'reader');
+    expect(names(reader)).toEqual(['Paged 4']);
+    expect(reader.headers['x-total-count']).toBe('1');
+    const page = await call('GET', `${path}&$top=1&$skip=1`);
+    expect(names(page)).toEqual(['Paged 2']);
+    expect(page.headers['x-total-count']).toBe('3');
+    expect(page.headers.link).toBe(`</rebalancer${path}&$top=1&$skip=2>; rel="next"`);
+    const last = await call('GET', `${path}&$top=2&$skip=2`);
+    expect(names(last)).toEqual(['Paged 3']);
+    expect(last.headers.link).toBeUndefined();
+    // Without paging parameters every model comes in the default page of 1000, as the source system's client reads the list.
+    const all = await call('GET', '/v1/modeling/models', undefined, 'admin');
+    expect(Number(all.headers['x-total-count'])).toBe(all.json().length);
+    expect(all.headers.link).toBeUndefined();
+    for (const [query, field] of [['$top=0', 'querystring.$top'], ['$top=100001', 'querystring.$top'], ['$skip=-1', 'querystring.$skip'], ['$top=x', 'querystring.$top']]) {
+      const bad = await call('GET', `/v1/modeling/models?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(bad.json().errors.map((e: { field: string }) => e.field), query).toEqual([field]);
+    }
+    const stranger = await t.app.inject({ url: `/rebalancer${path}`, headers: { authorization: await rebalancerSession(t, 'admin', 'otherFirm') } });
+    expect(stranger.json()).toEqual([]);
+    expect(stranger.headers['x-total-count']).toBe('0');
+  });
+
   // Section 4.10 rule 3: "Some environments also accept PUT on the team Models path to replace a
   // team's full model list".
   it('PUT /v1/admin/teams/{id}/Models replaces the team\'s full model list', async () => {

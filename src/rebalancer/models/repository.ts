@@ -189,7 +189,15 @@ export class ModelRepository {
   }
 
   /** Registrations (the application's portfolios) with active accounts on the model, and how many. */
-  portfolios(firmId: number, modelId: number) {
+  /** A page of the registrations with active accounts on the model, by name, with how many there are. */
+  async portfolios(firmId: number, modelId: number, page: { top: number; skip: number }) {
+    const grouped = this.portfolioQuery(firmId, modelId);
+    const rows = await grouped.orderBy('r.name').orderBy('r.id').limit(page.top).offset(page.skip).execute();
+    const counted = await this.db.selectFrom(grouped.as('p')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return { rows, total: Number(counted?.n ?? 0) };
+  }
+
+  private portfolioQuery(firmId: number, modelId: number) {
     return this.db
       .selectFrom('accounts as a')
       .innerJoin('registrations as r', 'r.id', 'a.registration_id')
@@ -197,9 +205,6 @@ export class ModelRepository {
       .where('a.firm_id', '=', firmId)
       .where('a.model_id', '=', modelId)
       .where('a.is_active', '=', 1)
-      .groupBy(['r.id', 'r.name'])
-      .orderBy('r.name')
-      .orderBy('r.id')
-      .execute();
+      .groupBy(['r.id', 'r.name']);
   }
 }

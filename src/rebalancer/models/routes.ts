@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { COUNTED_PAGE_HEADERS, sendPageHeaders } from '../../http/paging.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
 import { AttachBody, ReplaceTeamModelsBody, ModelsQuery, ModelCreate, ModelParams, ModelRecord, ModelUpdate, TeamItem, TeamModels, TeamParams, TeamsQuery } from './schemas.js';
-import { Allocation, AllocationsQuery, ModelPortfolio, PrioritiesUpdate, SecurityPriority } from './securities-schemas.js';
+import { Allocation, AllocationsQuery, ModelPortfolio, ModelPortfoliosQuery, PrioritiesUpdate, SecurityPriority } from './securities-schemas.js';
 import type { ModelSecurityService } from './securities-service.js';
 import type { ModelService } from './service.js';
 
@@ -21,12 +22,17 @@ export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService; secu
       schema: {
         tags,
         summary: 'The models the caller may see',
-        description: 'The models of the teams you belong to (administrators see all), each with its targets, cash target and teams. `name` keeps those whose name contains the text; `$top` caps the count.',
+        description: 'The models of the teams you belong to (administrators see all), by name, each with its targets, cash target and teams. `name` keeps those whose name contains the text. Paged with `$top` (1000 by default, at most 100000) and `$skip`; X-Total-Count carries how many you may see, and a `Link` header names the next page while there is one.',
         querystring: ModelsQuery,
-        response: responses({ 200: Type.Array(ModelRecord) }, [401, 403]),
+        response: responses({ 200: { ...Type.Array(ModelRecord), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403]),
       },
     },
-    async (request) => models.list(principalOf(request), request.query),
+    async (request, reply) => {
+      const { name, $top, $skip } = request.query;
+      const { items, total } = await models.page(principalOf(request), { name, top: $top, skip: $skip });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
+      return items;
+    },
   );
   app.get(
     '/v1/modeling/models/:modelId',
@@ -56,8 +62,23 @@ export const modelRoutes: FastifyPluginAsyncTypebox<{ models: ModelService; secu
   );
   app.get(
     '/v1/modeling/models/:modelId/portfolios',
-    { config: read, schema: { tags, summary: 'The portfolios (registrations) with active accounts on the model', description: 'Lists the portfolios (registrations) that hold at least one active account following the model.', params: ModelParams, response: responses({ 200: Type.Array(ModelPortfolio) }, [401, 403, 404]) } },
-    async (request) => securities.portfolios(principalOf(request), request.params.modelId),
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'The portfolios (registrations) with active accounts on the model',
+        description: 'Lists the portfolios (registrations) that hold at least one active account following the model, by name. Paged with `$top` (10000 by default, at most 100000) and `$skip`; X-Total-Count carries how many there are, and a `Link` header names the next page while there is one.',
+        params: ModelParams,
+        querystring: ModelPortfoliosQuery,
+        response: responses({ 200: { ...Type.Array(ModelPortfolio), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403, 404]),
+      },
+    },
+    async (request, reply) => {
+      const { $top, $skip } = request.query;
+      const { items, total } = await securities.portfolios(principalOf(request), request.params.modelId, { top: $top, skip: $skip });
+      sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
+      return items;
+    },
   );
   app.get(
     '/v1/modeling/models/:modelId/priorities',

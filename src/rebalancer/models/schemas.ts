@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
+import { Skip, Top } from '../../http/paging.js';
 import { Nullable } from '../../http/nullable.js';
 
 const Percent = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
@@ -63,7 +64,8 @@ export const ModelRecord = Type.Object({
 
 export const ModelsQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 200, description: 'Models whose name contains the text (case-insensitive)' })),
-  $top: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'At most this many models; omitted: all' })),
+  $top: Top(100_000, 1000),
+  $skip: Skip(),
 });
 export const TeamItem = Type.Object({ id: Type.Integer(), name: Type.String() });
 export const ModelParams = Type.Object({ modelId: IdSchema() });

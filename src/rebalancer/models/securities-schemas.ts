@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
+import { Skip, Top } from '../../http/paging.js';
 import { Nullable } from '../../http/nullable.js';
 
 const NullableInt = Nullable(Type.Integer());
@@ -28,6 +29,9 @@ export const Allocation = Type.Object(
   },
   { examples: [{ id: 40153, securityId: 40153, name: 'Vanguard Total Stock Market ETF', symbol: 'VTI', targetInPercent: 60 }] },
 );
+
+/** A model's portfolios: a firm may put most of its registrations on one model, so they page; the default page takes in all but the largest. */
+export const ModelPortfoliosQuery = Type.Object({ $top: Top(100_000, 10_000), $skip: Skip() });
 
 export const ModelPortfolio = Type.Object({
   id: Type.Integer({ description: 'Registration id (a portfolio of the rebalancing application)' }),

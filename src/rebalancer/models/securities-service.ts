@@ -43,10 +43,10 @@ export class ModelSecurityService {
     });
   }
 
-  async portfolios(principal: Principal, modelId: number): Promise<ModelPortfolio[]> {
+  async portfolios(principal: Principal, modelId: number, page: { top: number; skip: number }): Promise<{ items: ModelPortfolio[]; total: number }> {
     await this.models.assertVisible(principal, modelId);
-    const rows = await this.repository.portfolios(principal.firmId, modelId);
-    return rows.map((r) => ({ id: r.id, name: r.name, substitutedModelId: null, status: 'APPROVED', accountCount: Number(r.account_count) }));
+    const { rows, total } = await this.repository.portfolios(principal.firmId, modelId, page);
+    return { items: rows.map((r) => ({ id: r.id, name: r.name, substitutedModelId: null, status: 'APPROVED', accountCount: Number(r.account_count) })), total };
   }
 
   async priorities(principal: Principal, modelId: number, repository = this.repository): Promise<SecurityPriority[]> {

@@ -49,7 +49,9 @@ describeEachDatabase('model securities: allocations, portfolios and priorities',
     const named = await call('GET', '/v1/modeling/models?name=growth%2050');
     expect(named.statusCode).toBe(200);
     expect(named.json().map((m: { name: string }) => m.name)).toEqual(['Growth 50/40']);
-    expect((await call('GET', '/v1/modeling/models?$top=1')).json()).toHaveLength(1);
+    const one = await call('GET', '/v1/modeling/models?$top=1');
+    expect(one.json()).toHaveLength(1);
+    expect(Number(one.headers['x-total-count'])).toBeGreaterThanOrEqual(1);
     expect((await call('GET', '/v1/modeling/models?name=nothing-like-it')).json()).toEqual([]);
     expect((await call('GET', '/v1/modeling/models?$top=0')).json().errors[0].field).toBe('querystring.$top');
   });
@@ -61,6 +63,39 @@ describeEachDatabase('model securities: allocations, portfolios and priorities',
     const response = await call('GET', `/v1/modeling/models/${modelId}/portfolios`);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual([{ id: registration, name: 'Registration', substitutedModelId: null, status: 'APPROVED', accountCount: 1 }]);
+    expect(response.headers['x-total-count']).toBe('1');
+  });
+
+  it('portfolios page: 10000 by default, $top/$skip by name, the total always, the next page in Link', async () => {
+    const k = t.db.kysely;
+    const created = await t.app.inject({ method: 'POST', url: '/rebalancer/v1/modeling/models', headers: { authorization: admin }, payload: { name: 'Paged portfolios', cashTargetPercent: 0, targets: [{ productId: a.id, targetPercent: 100 }] } });
+    const paged = created.json().id as number;
+    const registrations: number[] = [];
+    for (const name of ['Alder', 'Birch', 'Cedar']) {
+      const account = await createAccount(k, t.firm.firmId, { modelId: paged });
+      const registration = (await k.selectFrom('accounts').select('registration_id').where('id', '=', account).executeTakeFirstOrThrow()).registration_id;
+      await k.updateTable('registrations').set({ name }).where('id', '=', registration).execute();
+      registrations.push(registration);
+    }
+    const path = `/v1/modeling/models/${paged}/portfolios`;
+    const names = (r: { json: () => { name: string }[] }) => r.json().map((p) => p.name);
+    const whole = await call('GET', path);
+    expect(names(whole)).toEqual(['Alder', 'Birch', 'Cedar']);
+    expect(whole.headers['x-total-count']).toBe('3');
+    expect(whole.headers.link).toBeUndefined();
+    const page = await call('GET', `${path}?$top=1&$skip=1`);
+    expect(page.json()).toEqual([expect.objectContaining({ id: registrations[1], name: 'Birch', accountCount: 1 })]);
+    expect(page.headers['x-total-count']).toBe('3');
+    expect(page.headers.link).toBe(`</rebalancer${path}?$top=1&$skip=2>; rel="next"`);
+    const last = await call('GET', `${path}?$top=2&$skip=2`);
+    expect(names(last)).toEqual(['Cedar']);
+    expect(last.headers.link).toBeUndefined();
+    for (const [query, field] of [['$top=0', 'querystring.$top'], ['$top=100001', 'querystring.$top'], ['$skip=-1', 'querystring.$skip']]) {
+      const bad = await call('GET', `${path}?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(bad.json().errors.map((e: { field: string }) => e.field), query).toEqual([field]);
+    }
+    expect((await call('GET', path, undefined, stranger)).statusCode).toBe(404);
   });
 
   it('priorities: set on targets and equivalents, read back with descriptions; unlisted keep theirs; null clears', async () => {

@@ -26,17 +26,31 @@ export class ModelService {
     return (teams: number[]) => teams.length === 0 || teams.some((t) => mine.has(t));
   }
 
-  async list(principal: Principal, filter: { name?: string; $top?: number } = {}): Promise<ModelRecord[]> {
-    const text = filter.name?.trim().toLowerCase();
+  /** Every model the caller may see whose name contains `name`, by name. */
+  async list(principal: Principal, filter: { name?: string } = {}): Promise<ModelRecord[]> {
+    const ids = await this.visibleIds(principal, filter.name);
+    return this.records(principal.firmId, ids);
+  }
+
+  /** A page of the models the caller may see, by name, with how many there are. */
+  async page(principal: Principal, filter: { name?: string; top: number; skip: number }): Promise<{ items: ModelRecord[]; total: number }> {
+    const ids = await this.visibleIds(principal, filter.name);
+    return { items: await this.records(principal.firmId, ids.slice(filter.skip, filter.skip + filter.top)), total: ids.length };
+  }
+
+  /** The ids of the models the caller may see whose name contains `name` (any case), by name: visibility is decided here, not in SQL, so the total is counted after it. */
+  private async visibleIds(principal: Principal, name: string | undefined): Promise<number[]> {
+    const text = name?.trim().toLowerCase();
     const all = await this.repository.models(principal.firmId);
     const models = text ? all.filter((m) => m.name.toLowerCase().includes(text)) : all;
     const teams = await this.repository.teamsOf(principal.firmId, models.map((m) => m.id));
     const sees = await this.visibility(principal, this.repository);
+    return models.filter((m) => sees(teams.get(m.id) ?? [])).map((m) => m.id);
+  }
+
+  private async records(firmId: number, ids: number[]): Promise<ModelRecord[]> {
     const out: ModelRecord[] = [];
-    for (const model of models) {
-      if (out.length === (filter.$top ?? Infinity)) break;
-      if (sees(teams.get(model.id) ?? [])) out.push(await this.record(principal.firmId, model.id, this.repository));
-    }
+    for (const id of ids) out.push(await this.record(firmId, id, this.repository));
     return out;
   }
 

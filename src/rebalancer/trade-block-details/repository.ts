@@ -4,6 +4,7 @@ import { RelatedType } from './schemas.js';
 
 export type CopyRow = Selectable<RebalancerTradeBlockDetailTable>;
 type Editable = Partial<Omit<CopyRow, 'id' | 'firm_id' | 'global_id' | 'created_at' | 'created_by'>>;
+export interface DetailFilter { relatedType?: number; relatedTypeId?: number; includeDeleted: boolean }
 
 /** The rebalancing application's own store of trade block details. */
 export class RebalancerTradeBlockRepository {
@@ -52,12 +53,22 @@ export class RebalancerTradeBlockRepository {
   }
 
   /** Up to `limit` of the firm's details after `afterId`, by id: a firm may hold tens of thousands. */
-  list(firmId: number, filter: { relatedType?: number; relatedTypeId?: number; includeDeleted: boolean }, afterId: number, limit: number) {
-    let query = this.db.selectFrom('rebalancer_trade_block_details').selectAll().where('firm_id', '=', firmId).where('id', '>', afterId).limit(limit);
+  /** `skip` applies to the first page only: later pages start after the id the page before ended at. */
+  list(firmId: number, filter: DetailFilter, afterId: number, limit: number, skip = 0) {
+    return this.matching(firmId, filter).selectAll().where('id', '>', afterId).orderBy('id').limit(limit).offset(skip).execute();
+  }
+
+  async count(firmId: number, filter: DetailFilter): Promise<number> {
+    const counted = await this.matching(firmId, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return Number(counted?.n ?? 0);
+  }
+
+  private matching(firmId: number, filter: DetailFilter) {
+    let query = this.db.selectFrom('rebalancer_trade_block_details').where('firm_id', '=', firmId);
     if (filter.relatedType !== undefined) query = query.where('related_type', '=', filter.relatedType);
     if (filter.relatedTypeId !== undefined) query = query.where('related_type_id', '=', filter.relatedTypeId);
     if (!filter.includeDeleted) query = query.where('is_deleted', '=', 0);
-    return query.orderBy('id').execute();
+    return query;
   }
 
   async insert(rows: Insertable<RebalancerTradeBlockDetailTable>[]): Promise<number[]> {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { sendJsonArray } from '../../http/json-array-stream.js';
+import { COUNTED_PAGE_HEADERS, sendPageHeaders } from '../../http/paging.js';
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
@@ -29,9 +30,18 @@ export const tradeBlockDetailsV2Routes: FastifyPluginAsyncTypebox<V2RouteOptions
     {
       config: read,
       schema: { tags, summary: 'Trade block details, optionally of one related entity',
-        description: 'Every trade block detail of your firm, or with `relatedType` and `relatedId` only those of one household, registration, account or product.', querystring: V2ListQuery, response: responses({ 200: Type.Array(V2Detail) }, [401, 403]) },
+        description: 'Every trade block detail of your firm in id order, or with `relatedType` and `relatedTypeId` only those of one portfolio or account. Every match is answered (sent 1000 at a time) unless `$top` is given (at most 100000); `$skip` skips. X-Total-Count carries how many match, and with `$top` a `Link` header names the next page while there is one.',
+        querystring: V2ListQuery,
+        response: responses({ 200: { ...Type.Array(V2Detail), ...COUNTED_PAGE_HEADERS } }, [400, 401, 403]) },
     },
-    async (request, reply) => sendJsonArray(reply, details.list(principalOf(request).firmId, request.query)),
+    async (request, reply) => {
+      const { $top, $skip } = request.query;
+      const { total, pages } = await details.page(principalOf(request).firmId, request.query);
+      // The body is streamed, so a page's length is known from the total before it is sent.
+      const top = $top ?? Number.MAX_SAFE_INTEGER;
+      sendPageHeaders(request, reply, { top, skip: $skip, returned: Math.max(0, Math.min(top, total - $skip)), total });
+      return sendJsonArray(reply, pages);
+    },
   );
   app.get(
     `${base}/:id`,

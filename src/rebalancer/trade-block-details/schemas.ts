@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema } from '../../http/ids.js';
+import { WholeListQuery } from '../../http/paging.js';
 import { Nullable } from '../../http/nullable.js';
 import { EntityEnum } from '../../shared/entity-enum.js';
 
@@ -56,6 +57,7 @@ export const V2ListQuery = Type.Object({
   relatedType: Type.Optional(RelatedTypeSchema),
   relatedTypeId: Type.Optional(IdSchema()),
   includeDeleted: Type.Boolean({ default: false }),
+  ...WholeListQuery.properties,
 });
 
 export type V2Detail = Static<typeof V2Detail>;

@@ -4,7 +4,7 @@ import { mapPages, pagesById } from '../../shared/pages.js';
 import { type FieldProblem, notFound, validationError, validationFailed } from '../../shared/errors.js';
 import type { ClaimedMessage } from '../../outbox/repository.js';
 import type { TradeBlockSyncEvent } from '../../trade-blocks/records.js';
-import type { CopyRow, RebalancerTradeBlockRepository } from './repository.js';
+import type { CopyRow, DetailFilter, RebalancerTradeBlockRepository } from './repository.js';
 import { type V2Create, type V2Detail, type V2ListQuery, type V2Update, RelatedType, relatedTypeOf } from './schemas.js';
 
 export interface Caller {
@@ -92,8 +92,16 @@ export class RebalancerTradeBlockService {
   }
 
   /** Every detail the query selects, by id, a page at a time (shared/pages.ts). */
-  list(firmId: number, query: V2ListQuery): AsyncGenerator<V2Detail[]> {
-    return mapPages(pagesById((afterId, limit) => this.repository.list(firmId, query, afterId, limit)), (rows) => rows.map(v2Dto));
+  /** Every matching detail in id order, read a page at a time. */
+  list(firmId: number, filter: DetailFilter): AsyncGenerator<V2Detail[]> {
+    return mapPages(pagesById((afterId, limit) => this.repository.list(firmId, filter, afterId, limit)), (rows) => rows.map(v2Dto));
+  }
+
+  /** The matching details from `$skip`, `$top` of them (all when not given), read a page at a time, with how many match. */
+  async page(firmId: number, query: V2ListQuery): Promise<{ total: number; pages: AsyncGenerator<V2Detail[]> }> {
+    const total = await this.repository.count(firmId, query);
+    const rows = pagesById((afterId, limit, skip) => this.repository.list(firmId, query, afterId, limit, skip), { skip: query.$skip, top: query.$top });
+    return { total, pages: mapPages(rows, (page) => page.map(v2Dto)) };
   }
 
   async get(firmId: number, id: number): Promise<V2Detail> {

@@ -138,4 +138,35 @@ describeEachDatabase('trade block sync to the rebalancer and its v2 interface', 
     expect(live).toHaveLength(1800);
     expect(live.every((c) => !c.isDeleted)).toBe(true);
   });
+
+  it('pages the details with $top/$skip across the reader\'s pages, the total always, the next page in Link', async () => {
+    const path = `${v2}?includeDeleted=true&relatedType=32&relatedTypeId=${book.account}`;
+    const whole = await rebalancer('GET', path);
+    const ids = whole.json<Copy[]>().map((c) => c.id);
+    expect(ids.length).toBeGreaterThan(2000);
+    expect(whole.headers['x-total-count']).toBe(String(ids.length));
+    expect(whole.headers.link).toBeUndefined();
+    // A page that starts inside the reader's first 1000 and runs past it.
+    const page = await rebalancer('GET', `${path}&$top=1500&$skip=10`);
+    expect(page.json<Copy[]>().map((c) => c.id)).toEqual(ids.slice(10, 1510));
+    expect(page.headers['x-total-count']).toBe(String(ids.length));
+    expect(page.headers.link).toBe(`<${path}&$top=1500&$skip=1510>; rel="next"`);
+    const last = await rebalancer('GET', `${path}&$top=1500&$skip=1510`);
+    expect(last.json<Copy[]>().map((c) => c.id)).toEqual(ids.slice(1510));
+    expect(last.headers.link).toBeUndefined();
+    const live = (await rebalancer('GET', `${v2}?relatedType=32&relatedTypeId=${book.account}`)).json<Copy[]>();
+    expect(live.length).toBeLessThan(ids.length);
+    const first = await rebalancer('GET', `${v2}?relatedType=32&relatedTypeId=${book.account}&$top=1`);
+    expect(first.json<Copy[]>().map((c) => c.id)).toEqual([live[0]!.id]);
+    expect(first.headers['x-total-count']).toBe(String(live.length));
+    for (const [query, field] of [['$top=0', 'querystring.$top'], ['$top=100001', 'querystring.$top'], ['$skip=-1', 'querystring.$skip']]) {
+      const bad = await rebalancer('GET', `${v2}?${query}`);
+      expect(bad.statusCode, query).toBe(400);
+      expect(bad.json().errors.map((e: { field: string }) => e.field), query).toEqual([field]);
+    }
+    const minted = await t.app.inject({ method: 'GET', url: '/rebalancer/v1/admin/token', headers: { authorization: await t.session('service', 'otherFirm') } });
+    const otherFirm = await t.app.inject({ method: 'GET', url: path, headers: { authorization: `Session ${minted.json().access_token}` } });
+    expect(otherFirm.json()).toEqual([]);
+    expect(otherFirm.headers['x-total-count']).toBe('0');
+  });
 });
