@@ -49,7 +49,7 @@ export async function bulkInsert<T extends keyof Database>(
   constants: BulkConstant<T>[],
   rows: unknown[][],
 ): Promise<void> {
-  for (const query of bulkInsertQueries(conn, table, columns, constants, rows)) await conn.executeQuery(query);
+  for (const query of bulkInsertQueries(conn, { table, columns, constants, rows })) await conn.executeQuery(query);
 }
 
 /**
@@ -57,13 +57,7 @@ export async function bulkInsert<T extends keyof Database>(
  * PostgreSQL, one per batch on SQLite. Each is built when the previous one has run, so a large
  * write never holds all its parameters at once.
  */
-export function* bulkInsertQueries<T extends keyof Database>(
-  conn: Kysely<Database>,
-  table: T,
-  columns: BulkColumn<T>[],
-  constants: BulkConstant<T>[],
-  rows: unknown[][],
-): Generator<CompiledQuery> {
+export function* bulkInsertQueries<T extends keyof Database>(conn: Kysely<Database>, { table, columns, constants, rows }: BulkWrite<T>): Generator<CompiledQuery> {
   if (rows.length === 0) return;
   if (isPostgres(conn)) {
     const arrays = columns.map(([, type], i) => sql`${arrayLiteral(rows, i)}::${sql.raw(type)}[]`);

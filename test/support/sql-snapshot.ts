@@ -29,7 +29,7 @@ export function sqlText(query: Compilable<unknown> | CompiledQuery): string {
  * statement and the text it streams (COPY from 16 rows; fewer go through the insert).
  */
 export function bulkWriteText<T extends keyof Database>(dialect: Dialect, write: BulkWrite<T>, via: 'insert' | 'copy' = 'insert'): string {
-  const inserts = [...bulkInsertQueries(compilerOf(dialect), write.table, write.columns, write.constants, write.rows)].map(sqlText).join('');
+  const inserts = [...bulkInsertQueries(compilerOf(dialect), write)].map(sqlText).join('');
   if (via === 'insert' || dialect === 'sqlite') return inserts;
   const stream = copyText(write.rows, write.columns.length, write.constants.map(([, , v]) => v));
   return `${copyStatement(write.table, write.columns, write.constants)}\n-- stream:\n${stream}-- fewer rows than COPY is worth:\n${inserts}`;
