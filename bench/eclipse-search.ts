@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { benchPostgresUrl, withPostgresSchema } from './_databases.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
@@ -138,22 +138,13 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-if (!url) {
-  console.log('postgres: skipped (set TEST_DATABASE_URL)');
-} else {
-  const schema = `bench_search_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const pgDb = openDatabase({ dialect: 'postgres', url, poolSize: 10 }, { schema });
-  try {
+const url = benchPostgresUrl();
+if (url) {
+  await withPostgresSchema(
+    url,
+    `bench_search_${Date.now()}`,
     // The job queue (pg-boss) connects by the URL, its tables in a schema beside the bench's.
-    await run(pgDb, 'postgres', loadConfig({ LOG_LEVEL: 'silent', JOB_SCHEMA: `${schema}_jobs` }, { database: { dialect: 'postgres', url, poolSize: 10 } }));
-  } finally {
-    await pgDb.close();
-    await admin.query(`drop schema if exists ${schema}_jobs cascade`);
-    await admin.query(`drop schema ${schema} cascade`);
-    await admin.end();
-  }
+    ({ db, schema }) => run(db, 'postgres', loadConfig({ LOG_LEVEL: 'silent', JOB_SCHEMA: `${schema}_jobs` }, { database: { dialect: 'postgres', url, poolSize: 10 } })),
+    { migrate: false },
+  );
 }

@@ -12,17 +12,15 @@
  *   positions and cash and writing their value rows with the driver alone (goal <= 2x).
  * PostgreSQL runs when TEST_DATABASE_URL or DATABASE_URL is set, in a schema of its own.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import SqliteDatabase from 'better-sqlite3';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { benchPostgresUrl, withPostgresSchema, withSqliteFile } from './_databases.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
+import type { Db } from '../src/db/database.js';
 import { bulkInsert } from '../src/db/bulk-insert.js';
 import { dayOf, isoOf, yearsBefore } from '../src/engine/performance/days.js';
 import { PerformanceRepository } from '../src/performance/repository.js';
@@ -205,39 +203,14 @@ async function run(name: 'sqlite' | 'postgres', db: Db, target: string, database
 async function main() {
   console.log(`goals: quarter-end run <= 2x its read floor; one account's Performance p50 < 20 ms under ${CONNECTIONS} connections; daily valuation <= 2x its floor. Machine load: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   if (values.only !== 'postgres') {
-    const dir = mkdtempSync(join(process.env.DATA_DIR ?? tmpdir(), 'bench-performance-'));
-    const file = join(dir, 'bench.sqlite');
-    const db = openDatabase({ dialect: 'sqlite', file });
-    try {
-      await migrateToLatest(db);
-      await run('sqlite', db, file, { database: { dialect: 'sqlite', file } });
-    } finally {
-      await db.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await withSqliteFile('bench-performance', (db, file) => run('sqlite', db, file, { database: { dialect: 'sqlite', file } }));
   }
   if (values.only === 'sqlite') return;
-  const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!url) {
-    console.log('postgres: skipped (set TEST_DATABASE_URL)');
-    return;
-  }
-  const schema = `bench_performance_${process.pid}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const db = openDatabase({ dialect: 'postgres', url, poolSize: 10 }, { schema });
-  try {
-    await migrateToLatest(db);
-    const scoped = new URL(url);
-    scoped.searchParams.set('options', `-c search_path=${schema}`);
-    await run('postgres', db, scoped.toString(), { database: { dialect: 'postgres', url: scoped.toString(), poolSize: 10 } });
-  } finally {
-    await db.close();
-    await admin.query(`drop schema ${schema} cascade`);
-    await admin.query(`drop schema if exists ${schema}_jobs cascade`);
-    await admin.end();
-  }
+  const url = benchPostgresUrl();
+  if (!url) return;
+  await withPostgresSchema(url, `bench_performance_${process.pid}`, ({ db, scopedUrl }) =>
+    run('postgres', db, scopedUrl, { database: { dialect: 'postgres', url: scopedUrl, poolSize: 10 } }),
+  );
 }
 
 await main();

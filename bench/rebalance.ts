@@ -20,15 +20,14 @@
  * PostgreSQL runs when TEST_DATABASE_URL or DATABASE_URL is set.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { benchPostgresUrl, withPostgresSchema, withSqliteFile } from './_databases.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
+import type { Db } from '../src/db/database.js';
 import { seedDemoFirm } from '../src/seed/demo.js';
 import { parseProfile } from '../src/seed/profiles.js';
 import { effectiveTaxStatus } from '../src/book/registration-types.js';
@@ -220,43 +219,18 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
 async function main() {
   console.log(`goals: advisory 100,000 accounts < 10 s and <= 2x floor on SQLite, < 15 s on PostgreSQL with two workers; direct-indexing 2,000 <= 2x floor; demo < 10 s; < 1 GiB a process`);
   if (values.only !== 'postgres') {
-    const dir = mkdtempSync(join(process.env.DATA_DIR ?? tmpdir(), 'bench-rebalance-'));
-    const file = join(dir, 'bench.sqlite');
-    const sqlite = openDatabase({ dialect: 'sqlite', file });
-    try {
-      await migrateToLatest(sqlite);
-      await run('sqlite', sqlite, {}, () => [], async (firmId, instanceId, tax) => sqliteFloor(file, firmId, instanceId, tax));
-    } finally {
-      await sqlite.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await withSqliteFile('bench-rebalance', (sqlite, file) => run('sqlite', sqlite, {}, () => [], async (firmId, instanceId, tax) => sqliteFloor(file, firmId, instanceId, tax)));
   }
   if (values.only === 'sqlite') return;
 
-  const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!url) {
-    console.log('postgres: skipped (set TEST_DATABASE_URL)');
-    return;
-  }
-  const schema = `bench_rebalance_${process.pid}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const db = openDatabase({ dialect: 'postgres', url, poolSize: 10 }, { schema });
-  try {
-    await migrateToLatest(db);
-    const scoped = new URL(url);
-    scoped.searchParams.set('options', `-c search_path=${schema}`);
-    const env = { ...tuning, DATABASE_URL: scoped.toString(), JOB_SCHEMA: `${schema}_jobs`, WORKER_IN_SERVER: 'false' };
+  const url = benchPostgresUrl();
+  if (!url) return;
+  await withPostgresSchema(url, `bench_rebalance_${process.pid}`, async ({ db, schema, scopedUrl }) => {
+    const env = { ...tuning, DATABASE_URL: scopedUrl, JOB_SCHEMA: `${schema}_jobs`, WORKER_IN_SERVER: 'false' };
     const worker = () =>
       spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli.ts'), 'worker'], { cwd: root, env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'inherit' });
-    await run(`postgres (${WORKERS} workers)`, db, env, () => Array.from({ length: WORKERS }, worker), (firmId, instanceId, tax) => postgresFloor(scoped.toString(), firmId, instanceId, tax));
-  } finally {
-    await db.close();
-    await admin.query(`drop schema ${schema} cascade`);
-    await admin.query(`drop schema if exists ${schema}_jobs cascade`);
-    await admin.end();
-  }
+    await run(`postgres (${WORKERS} workers)`, db, env, () => Array.from({ length: WORKERS }, worker), (firmId, instanceId, tax) => postgresFloor(scopedUrl, firmId, instanceId, tax));
+  });
 }
 
 await main();

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
-import pg from 'pg';
+import { benchPostgresUrl, withPostgresSchema } from './_databases.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
@@ -138,24 +138,20 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!url) return console.log('postgres: skipped (set TEST_DATABASE_URL)');
-  const schema = `bench_tb_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const pgDb = openDatabase({ dialect: 'postgres', url, poolSize: 10 }, { schema });
-  try {
-    const { app, authorization, rebalancerAuthorization, lastId, clientId } = await batchBench(pgDb, 'postgres', url);
-    // The token cache answers once its revocation channel listens.
-    while (!app.revocations.cache.answering) await new Promise((resolve) => setTimeout(resolve, 20));
-    await readRates(app, 'postgres', authorization, rebalancerAuthorization, lastId, clientId);
-    await app.close();
-  } finally {
-    await pgDb.close();
-    await admin.query(`drop schema ${schema} cascade`);
-    await admin.end();
-  }
+  const url = benchPostgresUrl();
+  if (!url) return;
+  await withPostgresSchema(
+    url,
+    `bench_tb_${Date.now()}`,
+    async ({ db: pgDb }) => {
+      const { app, authorization, rebalancerAuthorization, lastId, clientId } = await batchBench(pgDb, 'postgres', url);
+      // The token cache answers once its revocation channel listens.
+      while (!app.revocations.cache.answering) await new Promise((resolve) => setTimeout(resolve, 20));
+      await readRates(app, 'postgres', authorization, rebalancerAuthorization, lastId, clientId);
+      await app.close();
+    },
+    { migrate: false },
+  );
 }
 
 await main();

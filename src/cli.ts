@@ -6,9 +6,6 @@ import { runImportCommand } from './import/index.js';
 import { DEMO_FIRM_CODE, type DemoCredentials, ensureCredentialsWritable, FIRM_CODE, partnerRedirectUris, seedDemoFirm, writeDemoCredentials } from './seed/demo.js';
 import { parseProfile } from './seed/profiles.js';
 import { findFirmIdByCode } from './book/firms/repository.js';
-import { AuthRepository } from './auth/repository.js';
-import { revocationsFor } from './auth/revocations.js';
-import { UserAdminService } from './auth/users.js';
 import { createServices } from './services.js';
 import { backgroundWork } from './background.js';
 import { startServer } from './server.js';
@@ -130,7 +127,7 @@ function program(): Command {
     .option('--date <YYYY-MM-DD>', 'the date to value (default: today, UTC)')
     .option('--firm <code>', 'only this firm (default: every firm)')
     .action(async (options: { date?: string; firm?: string }) => {
-      exitCode = await withDatabase((db) => runValueCommand(db, options));
+      exitCode = await withDatabase((db) => runValueCommand(createServices(loadConfig(), db, systemClock).valuation, options));
     });
 
   const users = cli.command('users').description('take a user\'s access away (every token revoked at once), give it back, or set a password');
@@ -143,7 +140,7 @@ function program(): Command {
     if (name === 'reset-password') command.option('--password <password>', 'the new password (at least 12 characters)');
     command.action(async (options: { firm: string; user: string; password?: string }) => {
       const outcome = await withDatabase(async (db) => {
-        const admin = new UserAdminService(new AuthRepository(db.kysely, revocationsFor(db, loadConfig().database)), systemClock);
+        const admin = createServices(loadConfig(), db, systemClock).users;
         const user = await admin.userByName(options.firm, options.user);
         // The CLI acts as the firm's operator, not as one of its users: no self-deactivation guard applies.
         if (name === 'reset-password') return admin.resetPassword(user.firm_id, user.id, options.password);

@@ -17,14 +17,30 @@ import { BookRepository } from './book/repository.js';
 import { VerboseService } from './book/service.js';
 import { OutboxDispatcher } from './outbox/dispatcher.js';
 import { OutboxRepository } from './outbox/repository.js';
-import { createTradeBlockServices } from './trade-blocks/index.js';
-import { createRebalancerTradeBlocks } from './rebalancer/trade-block-details/index.js';
-import { createRiskProfilingServices } from './integrations/risk-partner/index.js';
-import { createCustomFieldServices } from './book/custom-fields/index.js';
-import { createRepresentativeServices } from './book/representatives/index.js';
-import { createSleeveServices } from './book/sleeves/index.js';
+import { LegacyAccountService } from './trade-blocks/legacy.js';
+import { TradeBlockReasonService } from './trade-blocks/reasons.js';
+import { TradeBlockService } from './trade-blocks/service.js';
+import { TRADE_BLOCK_SYNC_TOPIC } from './trade-blocks/records.js';
+import { RebalancerTradeBlockRepository } from './rebalancer/trade-block-details/repository.js';
+import { RebalancerTradeBlockService } from './rebalancer/trade-block-details/service.js';
+import { BuiltinRiskPartner } from './integrations/risk-partner/builtin.js';
+import { HttpRiskPartner } from './integrations/risk-partner/http-partner.js';
+import type { RiskPartner } from './integrations/risk-partner/partner.js';
+import { QuestionnaireService } from './integrations/risk-partner/questionnaire-service.js';
+import { RiskRepository } from './integrations/risk-partner/repository.js';
+import { RiskProfilingService } from './integrations/risk-partner/service.js';
+import { CustomFieldsRepository } from './book/custom-fields/repository.js';
+import { CustomFieldDefinitions } from './book/custom-fields/service.js';
+import { CustomFieldValues } from './book/custom-fields/values.js';
+import { RepresentativesRepository } from './book/representatives/repository.js';
+import { RepresentativesService } from './book/representatives/service.js';
+import { SleeveDoNotTrade } from './book/sleeves/do-not-trade.js';
+import { SleeveRepository } from './book/sleeves/repository.js';
+import { SleeveService } from './book/sleeves/service.js';
 import type { Clock } from './shared/clock.js';
-import { createPerformanceServices } from './performance/index.js';
+import { PerformanceRepository } from './performance/repository.js';
+import { PerformanceService } from './performance/service.js';
+import { DailyValuationJob, ValuationService } from './performance/valuation.js';
 import { PgBossQueue } from './trading/pg-queue.js';
 import { InProcessQueue, type JobQueue } from './trading/queue.js';
 import { QuickTradeService } from './trading/quick-trades.js';
@@ -81,8 +97,12 @@ export function createServices(config: AppConfig, db: Db, clock: Clock, role: Pr
   const authRepository = new AuthRepository(db.kysely, revocations);
   const throttle = new SignInThrottle(authRepository, clock, config.signInMaxFailures, config.signInLockSeconds);
   const auth = new AuthService(authRepository, clock, config.accessTokenTtlSeconds, throttle, revocations.cache);
-  const customFields = createCustomFieldServices(db.kysely, clock);
-  const tradeBlockServices = createTradeBlockServices(db.kysely, clock, outbox);
+  // Custom field values are handed to every verbose entity: they are read and written with the records.
+  const customFieldValues = new CustomFieldValues(clock);
+  const customFieldDefinitions = new CustomFieldDefinitions(new CustomFieldsRepository(db.kysely), clock);
+  // Trade block writes wake the outbox after commit; sleeves' do-not-trade writes go through the same service (events, history).
+  const tradeBlocks = new TradeBlockService(new TradeBlockRepository(db.kysely), clock, { afterCommit: () => outbox.kick() });
+  const tradeBlockReasons = new TradeBlockReasonService(tradeBlocks);
   const links = { publicUrl: config.publicUrl, platformPrefix: config.platformPrefix, rebalancerPrefix: config.rebalancerPrefix };
   const push = { ...PUSH_DEFAULTS, allowPrivateNetworks: config.pushAllowPrivateNetworks };
   const notificationRepository = new NotificationRepository(db.kysely);
@@ -115,8 +135,16 @@ export function createServices(config: AppConfig, db: Db, clock: Clock, role: Pr
   const models = new ModelService(modelRepository, clock);
   const rebalancerAccounts = new RebalancerAccountService(new RebalancerAccountRepository(db.kysely), clock, (principal, modelId) => models.assertVisible(principal, modelId));
   const eclipse = new EclipseService(new EclipseRepository(db.kysely), rebalancerAccounts, models, clock);
-  const rebalancerTradeBlocks = createRebalancerTradeBlocks(db.kysely, clock, outbox);
-  const verbose = VERBOSE_ENTITIES.map((entity) => ({ entity, service: new VerboseService(book, entity, clock, customFields.customFieldValues) }));
+  // The rebalancer's copy of trade blocks, subscribed to the platform's trade block sync events.
+  const rebalancerTradeBlocks = new RebalancerTradeBlockService(new RebalancerTradeBlockRepository(db.kysely), clock);
+  outbox.register(TRADE_BLOCK_SYNC_TOPIC, (message) => rebalancerTradeBlocks.applySyncEvent(message));
+  // The configured partner behind section 4.11; the built-in partner also serves the questionnaire page.
+  const riskRepository = new RiskRepository(db.kysely);
+  const riskPartner: RiskPartner =
+    config.riskPartner.kind === 'http' ? new HttpRiskPartner(config.riskPartner, riskRepository, clock) : new BuiltinRiskPartner(riskRepository, clock);
+  const performanceRepository = new PerformanceRepository(db.kysely);
+  const valuation = new ValuationService(performanceRepository, clock);
+  const verbose = VERBOSE_ENTITIES.map((entity) => ({ entity, service: new VerboseService(book, entity, clock, customFieldValues) }));
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const verboseOf = (entity: EntityDescriptor<any, any>) => verbose.find((v) => v.entity === entity)!.service;
   return {
@@ -140,14 +168,17 @@ export function createServices(config: AppConfig, db: Db, clock: Clock, role: Pr
     portfolioHierarchy: new PortfolioHierarchyService(
       new PortfolioHierarchyRepository(db.kysely),
       { clients: verboseOf(clients), registrations: verboseOf(registrations), accounts: verboseOf(accounts) },
-      customFields.customFieldDefinitions,
+      customFieldDefinitions,
       authRepository,
     ),
-    ...customFields,
-    ...createRepresentativeServices(db.kysely),
+    customFieldDefinitions,
+    customFieldValues,
+    representatives: new RepresentativesService(new RepresentativesRepository(db.kysely)),
     holdings: new HoldingsService(book),
     outbox,
-    ...tradeBlockServices,
+    tradeBlocks,
+    tradeBlockReasons,
+    tradeBlockLegacy: new LegacyAccountService(tradeBlocks),
     rebalancerTradeBlocks,
     queue,
     runner,
@@ -155,12 +186,16 @@ export function createServices(config: AppConfig, db: Db, clock: Clock, role: Pr
     watchdog: new BatchWatchdog(batchRepository, clock, config.batchStallSeconds),
     quickTrades: new QuickTradeService(new QuickTradeRepository(db.kysely), tradeBlockRepository, clock),
     execution: new ExecutionService(new ExecutionRepository(db.kysely), clock),
-    ...createRiskProfilingServices(config.riskPartner, db.kysely, clock),
+    riskProfiling: new RiskProfilingService(riskPartner, riskRepository),
+    riskQuestionnaire: new QuestionnaireService(riskRepository, clock),
     notifications: new NotificationService(notificationRepository, auth, clock, links, wakePush, { allowPrivate: push.allowPrivateNetworks }),
     pushOutbox,
     setAsideSweeper: new SetAsideExpirySweeper(new SetAsideExpiryRepository(db.kysely), clock, wakePush),
-    ...createSleeveServices(db.kysely, clock, tradeBlockServices.tradeBlocks),
-    ...createPerformanceServices(db.kysely, clock, config.valuationMinute ?? null),
+    sleeves: new SleeveService(new SleeveRepository(db.kysely), new SleeveDoNotTrade(tradeBlocks), clock),
+    performance: new PerformanceService(performanceRepository),
+    valuation,
+    // Minute of the UTC day after which the server values the day; null: no daily job.
+    dailyValuation: new DailyValuationJob(valuation, clock, config.valuationMinute ?? null),
     transactions: new TransactionService(new TransactionRepository(db.kysely), clock),
     rebalancerUsers: new RebalancerUserRepository(db.kysely),
     restrictedPlans: new RestrictedPlanService(new RestrictedPlanRepository(db.kysely), clock),
@@ -173,7 +208,7 @@ export function createServices(config: AppConfig, db: Db, clock: Clock, role: Pr
     rebalancerAccounts,
     substitutions: new SubstitutionService(new SubstitutionRepository(db.kysely)),
     eclipse,
-    eclipseV2: new EclipseV2Service(eclipse, tradeBlockServices.tradeBlocks, tradeBlockServices.tradeBlockReasons, rebalancerTradeBlocks),
+    eclipseV2: new EclipseV2Service(eclipse, tradeBlocks, tradeBlockReasons, rebalancerTradeBlocks),
   };
 }
 

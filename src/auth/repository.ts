@@ -26,7 +26,8 @@ export interface TokenOwner {
   privileges: string[];
 }
 
-const liveToken = preparedQuery((db: Kysely<Database>, tokenHash: string, audience: 'platform' | 'rebalancer', now: string) =>
+/** Compiled once per dialect (its SQL checked in: `repository.sql.test.ts`). */
+export const liveToken = preparedQuery((db: Kysely<Database>, tokenHash: string, audience: 'platform' | 'rebalancer', now: string) =>
   db
     .selectFrom('access_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')

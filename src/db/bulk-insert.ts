@@ -8,8 +8,7 @@ import type { Database } from './schema.js';
  * count. SQLite: multi-row `insert … select *, ?… from (values (?,…),(?,…))` statements of a
  * few fixed sizes (the constants bound once, in the select list), so the connection's statement
  * cache (src/db/database.ts) prepares each shape once and every later batch only binds values;
- * binding is cheaper than building and parsing a JSON document for json_each, which this
- * replaced. Kysely's own multi-row insert costs more to build than the rows cost to write.
+ * binding is cheaper than building and parsing a JSON document for json_each. Kysely's own multi-row insert costs more to build than the rows cost to write.
  */
 export type ColumnType = 'int4' | 'int8' | 'text' | 'float8';
 
@@ -25,30 +24,54 @@ const statements = new Map<string, string>();
 export type Column<T extends keyof Database> = keyof Database[T] & string;
 export type BulkColumn<T extends keyof Database> = [Column<T>, ColumnType];
 
+/** A value every row of a write shares (the firm, the batch, the time), bound once per statement. */
+export type BulkConstant<T extends keyof Database> = [Column<T>, ColumnType, string | number];
+
+/** The quoted column names of a bulk write, the rows' columns first, then the constants': bulk inserts and COPY name them alike. */
+export function columnList<T extends keyof Database>(columns: BulkColumn<T>[], constants: BulkConstant<T>[]): string {
+  return [...columns.map(([c]) => c), ...constants.map(([c]) => c)].map((c) => `"${c}"`).join(', ');
+}
+
+/** A bulk write not yet run: the table, the rows' columns, the values every row shares, the rows. */
+export interface BulkWrite<T extends keyof Database> {
+  table: T;
+  columns: BulkColumn<T>[];
+  constants: BulkConstant<T>[];
+  rows: unknown[][];
+}
+
+export const bulkWrite = <T extends keyof Database>(conn: Kysely<Database>, write: BulkWrite<T>) => bulkInsert(conn, write.table, write.columns, write.constants, write.rows);
+
 export async function bulkInsert<T extends keyof Database>(
   conn: Kysely<Database>,
   table: T,
   columns: BulkColumn<T>[],
-  constants: [Column<T>, ColumnType, string | number][],
+  constants: BulkConstant<T>[],
   rows: unknown[][],
 ): Promise<void> {
+  for (const query of bulkInsertQueries(conn, { table, columns, constants, rows })) await conn.executeQuery(query);
+}
+
+/**
+ * The statements bulkInsert runs for the rows, compiled for `conn`'s dialect and not run: one on
+ * PostgreSQL, one per batch on SQLite. Each is built when the previous one has run, so a large
+ * write never holds all its parameters at once.
+ */
+export function* bulkInsertQueries<T extends keyof Database>(conn: Kysely<Database>, { table, columns, constants, rows }: BulkWrite<T>): Generator<CompiledQuery> {
   if (rows.length === 0) return;
   if (isPostgres(conn)) {
-    const names = sql.join([...columns.map(([c]) => c), ...constants.map(([c]) => c)].map((n) => sql.ref(n)));
     const arrays = columns.map(([, type], i) => sql`${arrayLiteral(rows, i)}::${sql.raw(type)}[]`);
     const fixed = constants.map(([, type, v]) => sql`${v}::${sql.raw(type)}`);
-    await sql`insert into ${sql.table(table)} (${names})
-      select ${sql.join([sql`u.*`, ...fixed])} from unnest(${sql.join(arrays)}) as u`.execute(conn);
+    yield sql`insert into ${sql.table(table)} (${sql.raw(columnList(columns, constants))})
+      select ${sql.join([sql`u.*`, ...fixed])} from unnest(${sql.join(arrays)}) as u`.compile(conn);
     return;
   }
   // The constants are bound once per statement, in the select list, not once per row: binding a
-  // value, a text above all, costs more than SQLite copying it (the audit texts and firm id were 5
-  // of the 9 values bound for each client a seed wrote).
+  // value, a text above all, costs more than SQLite copying it (the audit texts and firm id make
+  // most of the values of a narrow row).
   const fixed = constants.map(([, , v]) => v);
   const width = columns.length;
-  const head =
-    `insert into "${table}" (${[...columns.map(([c]) => c), ...constants.map(([c]) => c)].map((c) => `"${c}"`).join(', ')}) ` +
-    `select *${fixed.map(() => ', ?').join('')} from (values `;
+  const head = `insert into "${table}" (${columnList(columns, constants)}) select *${fixed.map(() => ', ?').join('')} from (values `;
   const tuple = `(${Array.from({ length: width }, () => '?').join(',')})`;
   const full = Math.min(SQLITE_BATCH_ROWS, 2 ** Math.floor(Math.log2((SQLITE_MAX_VARIABLES - fixed.length) / width)));
   let start = 0;
@@ -69,7 +92,7 @@ export async function bulkInsert<T extends keyof Database>(
       text = `${head}${Array.from({ length: size }, () => tuple).join(',')})`;
       statements.set(key, text);
     }
-    await conn.executeQuery(CompiledQuery.raw(text, parameters));
+    yield CompiledQuery.raw(text, parameters);
     start += size;
   }
 }

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CompiledQuery, type Kysely } from 'kysely';
 import { from as copyFrom } from 'pg-copy-streams';
-import { type BulkColumn, bulkInsert, type Column, type ColumnType } from './bulk-insert.js';
+import { type BulkColumn, type BulkConstant, type BulkWrite, bulkInsert, columnList } from './bulk-insert.js';
 import { isPostgres } from './dialect.js';
 import type { Database } from './schema.js';
 
@@ -21,21 +21,30 @@ export async function copyRows<T extends keyof Database>(
   conn: Kysely<Database>,
   table: T,
   columns: BulkColumn<T>[],
-  constants: [Column<T>, ColumnType, string | number][],
+  constants: BulkConstant<T>[],
   rows: unknown[][],
 ): Promise<void> {
-  if (rows.length < COPY_MIN_ROWS || !isPostgres(conn)) return bulkInsert(conn, table, columns, constants, rows);
-  const names = [...columns.map(([c]) => c), ...constants.map(([c]) => c)].map((n) => `"${n}"`).join(', ');
+  if (!copies(conn, rows)) return bulkInsert(conn, table, columns, constants, rows);
   const text = copyText(rows, columns.length, constants.map(([, , v]) => v));
-  const stream = copyFrom(`copy "${table}" (${names}) from stdin`);
+  const stream = copyFrom(copyStatement(table, columns, constants));
   await conn.getExecutor().provideConnection(async (connection) => {
     const submitted = connection.executeQuery({ ...CompiledQuery.raw(''), sql: stream as unknown as string });
     await Promise.all([submitted, pipeline(Readable.from([text]), stream)]);
   });
 }
 
+export const copyWrite = <T extends keyof Database>(conn: Kysely<Database>, write: BulkWrite<T>) => copyRows(conn, write.table, write.columns, write.constants, write.rows);
+
 /** Below this many rows one `insert … unnest` statement costs no more than a COPY round trip. */
 const COPY_MIN_ROWS = 16;
+
+/** Whether copyRows streams these rows with COPY; otherwise it inserts them with bulkInsert. */
+export const copies = (conn: Kysely<Database>, rows: readonly unknown[][]): boolean => rows.length >= COPY_MIN_ROWS && isPostgres(conn);
+
+/** The COPY statement copyRows streams the rows into, naming the columns as bulkInsert does. */
+export function copyStatement<T extends keyof Database>(table: T, columns: BulkColumn<T>[], constants: BulkConstant<T>[]): string {
+  return `copy "${table}" (${columnList(columns, constants)}) from stdin`;
+}
 
 /**
  * The rows in COPY's text format: columns split by tabs, rows ended by newlines, NULL as `\N`,

@@ -4,6 +4,11 @@ import type { Database } from './schema.js';
 
 class Argument {
   constructor(readonly index: number) {}
+
+  /** How a checked-in copy of the SQL shows the argument (`*.sql.test.ts`). */
+  toJSON() {
+    return `<argument ${this.index}>`;
+  }
 }
 
 /**
@@ -16,15 +21,21 @@ class Argument {
 export function preparedQuery<A extends unknown[], R>(build: (db: Kysely<Database>, ...args: A) => Compilable<R>) {
   // Keyed by the dialect's adapter class: placeholders and quoting differ between dialects.
   const compiled = new Map<unknown, CompiledQuery<R>>();
-  return async (db: Kysely<Database>, ...args: A): Promise<QueryResult<R>> => {
+  /** The query as the dialect of `db` compiles it, markers in place of its `count` arguments; built once. */
+  const compile = (db: Kysely<Database>, count: number): CompiledQuery<R> => {
     const dialect = db.getExecutor().adapter.constructor;
     let query = compiled.get(dialect);
     if (!query) {
-      query = build(db, ...(args.map((_, i) => new Argument(i)) as A)).compile();
+      query = build(db, ...(Array.from({ length: count }, (_, i) => new Argument(i)) as A)).compile();
       compiled.set(dialect, query);
     }
+    return query;
+  };
+  const run = async (db: Kysely<Database>, ...args: A): Promise<QueryResult<R>> => {
+    const query = compile(db, args.length);
     const parameters = query.parameters.map((p) => (p instanceof Argument ? args[p.index] : p));
     const rows = query.query.kind === 'SelectQueryNode' ? readDirectly(db, query.sql, parameters) : undefined;
     return rows ? { rows: (await rows) as R[] } : db.executeQuery<R>({ ...query, parameters });
   };
+  return Object.assign(run, { compile });
 }

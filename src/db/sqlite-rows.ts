@@ -25,9 +25,9 @@ function rowMaker(statement: SqliteDatabase.Statement): { width: number; row: Ro
 
 /**
  * A reading statement whose rows are built in JavaScript. better-sqlite3 builds each row object
- * through V8's C++ API one property at a time: a page of 100 twenty-column accounts took 1.0–1.2 ms
- * that way, and 0.37–0.55 ms read as arrays and built by a function compiled once per statement
- * (object literals of one shape, which V8 also reads faster later). The rows are the same objects:
+ * through V8's C++ API one property at a time; read as arrays and built by a function compiled
+ * once per statement (object literals of one shape, which V8 also reads faster later), a page of
+ * wide rows is built in about half the time. The rows are the same objects:
  * the same keys in the same order, a name given twice keeps its first place and its last value.
  */
 export function objectRows(statement: SqliteDatabase.Statement): RowStatement {

@@ -6,8 +6,8 @@ const LISTABLE = new Set(['string', 'number', 'integer', 'boolean']);
 /**
  * `schema`, or null. A schema of one plain type becomes a type list, `["integer", "null"]`, which
  * the response serializer tells apart with a typeof; as a union (`anyOf`) it would run a compiled
- * validator for each branch, for each such field of every record it writes (a page of 100
- * representatives: 0.55 ms of serializing against 0.18). OpenAPI 3.1 documents read the list as
+ * validator for each branch, for each such field of every record it writes, and serializing a page
+ * takes about three times as long. OpenAPI 3.1 documents read the list as
  * the union it is. Objects, enums and constants stay a union: a type list would not carry them.
  */
 export function Nullable<T extends TSchema>(schema: T, options?: TSchemaOptions) {

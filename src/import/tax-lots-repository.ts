@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { bulkInsert } from '../db/bulk-insert.js';
+import { bulkWrite, type BulkWrite } from '../db/bulk-insert.js';
 import type { Database } from '../db/schema.js';
 
 /** The positions (id, shares, cost) of account/product pairs, keyed `account:product`. */
@@ -18,14 +18,20 @@ export async function clearLots(conn: Kysely<Database>, firmId: number, position
   if (positionIds.length > 0) await conn.deleteFrom('tax_lots').where('firm_id', '=', firmId).where('position_id', 'in', positionIds).execute();
 }
 
-export async function insertLots(conn: Kysely<Database>, firmId: number, lots: { positionId: number; shares: number; cost: number; acquired: string }[]) {
-  await bulkInsert(
-    conn,
-    'tax_lots',
-    [['position_id', 'int4'], ['shares_micros', 'int8'], ['cost_cents', 'int8'], ['acquired_date', 'text']],
-    [['firm_id', 'int4', firmId]],
-    lots.map((l) => [l.positionId, l.shares, l.cost, l.acquired]),
-  );
+type NewLot = { positionId: number; shares: number; cost: number; acquired: string };
+
+export async function insertLots(conn: Kysely<Database>, firmId: number, lots: NewLot[]) {
+  await bulkWrite(conn, taxLotsWrite(firmId, lots));
+}
+
+/** An import's tax lots as a bulk write, not yet run (its SQL is checked in: `tax-lots-repository.sql.test.ts`). */
+export function taxLotsWrite(firmId: number, lots: NewLot[]): BulkWrite<'tax_lots'> {
+  return {
+    table: 'tax_lots',
+    columns: [['position_id', 'int4'], ['shares_micros', 'int8'], ['cost_cents', 'int8'], ['acquired_date', 'text']],
+    constants: [['firm_id', 'int4', firmId]],
+    rows: lots.map((l) => [l.positionId, l.shares, l.cost, l.acquired]),
+  };
 }
 
 export async function setHarvestReplacements(conn: Kysely<Database>, firmId: number, pairs: { productId: number; replacementId: number }[]) {

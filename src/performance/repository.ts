@@ -1,7 +1,7 @@
 // Reads of performance history and the entities it is measured for; writes of the daily valuation.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { bulkInsert, type BulkColumn } from '../db/bulk-insert.js';
+import { type BulkColumn, bulkWrite, type BulkWrite } from '../db/bulk-insert.js';
 import type { HistoryDay } from '../engine/performance/returns.js';
 
 export type PerformanceEntity = 'Accounts' | 'Registrations' | 'Clients';
@@ -200,14 +200,23 @@ export class PerformanceRepository {
       await trx.deleteFrom('account_values').where('firm_id', '=', firmId).where('value_date', '=', date).execute();
       // One statement carries 20,000 rows as a value per column (src/db/bulk-insert.ts).
       for (let i = 0; i < rows.length; i += 20_000) {
-        const part = rows.slice(i, i + 20_000).map((r) => [r.accountId, r.cents, r.flow, r.fee, r.income]);
-        await bulkInsert(trx, 'account_values', VALUE_COLUMNS, [['firm_id', 'int4', firmId], ['value_date', 'text', date]], part);
+        await bulkWrite(trx, accountValuesWrite(firmId, date, rows.slice(i, i + 20_000)));
       }
     });
   }
 }
 
 const VALUE_COLUMNS: BulkColumn<'account_values'>[] = [['account_id', 'int4'], ['market_value_cents', 'int8'], ['net_flow_cents', 'int8'], ['fees_cents', 'int8'], ['income_cents', 'int8']];
+
+/** One date's account values as a bulk write, not yet run (its SQL is checked in: `repository.sql.test.ts`). */
+export function accountValuesWrite(firmId: number, date: string, rows: { accountId: number; cents: number; flow: number; fee: number; income: number }[]): BulkWrite<'account_values'> {
+  return {
+    table: 'account_values',
+    columns: VALUE_COLUMNS,
+    constants: [['firm_id', 'int4', firmId], ['value_date', 'text', date]],
+    rows: rows.map((r) => [r.accountId, r.cents, r.flow, r.fee, r.income]),
+  };
+}
 
 /** Transaction types the valuation reads; trades and every other type are internal to the account. */
 const TRANSACTION_KINDS: Record<string, 'in' | 'out' | 'fee' | 'income'> = {

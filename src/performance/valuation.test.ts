@@ -67,10 +67,10 @@ describeEachDatabase('daily valuation', (database) => {
 
   it('wealth value names a bad date or firm and exits non-zero', async () => {
     const lines: string[] = [];
-    expect(await runValueCommand(db, { date: '2026-13-01' }, (l) => lines.push(l))).toBe(1);
-    expect(await runValueCommand(db, { date: '2026-03-02', firm: 'nope' }, (l) => lines.push(l))).toBe(1);
+    expect(await runValueCommand(valuation, { date: '2026-13-01' }, (l) => lines.push(l))).toBe(1);
+    expect(await runValueCommand(valuation, { date: '2026-03-02', firm: 'nope' }, (l) => lines.push(l))).toBe(1);
     expect(lines).toEqual(['--date: must be a date YYYY-MM-DD; got "2026-13-01"', '--firm: no firm with code nope']);
-    expect(await runValueCommand(db, { date: '2026-03-02', firm: 'val' }, (l) => lines.push(l))).toBe(0);
+    expect(await runValueCommand(valuation, { date: '2026-03-02', firm: 'val' }, (l) => lines.push(l))).toBe(0);
     expect(lines[2]).toBe('valued 1 accounts of 1 firm(s) at the close of 2026-03-02');
   });
 });

@@ -18,7 +18,7 @@ import { tradingRoutes } from '../trading/routes.js';
 import { notificationRoutes } from '../notifications/routes.js';
 import { sleeveRoutes } from '../book/sleeves/routes.js';
 import { userRoutes } from '../auth/users-routes.js';
-import { performanceRoutes } from '../performance/index.js';
+import { performanceRoutes } from '../performance/routes.js';
 
 /** The capabilities of the platform, in the order its reference lists them. */
 const TAGS = [

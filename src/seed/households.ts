@@ -116,7 +116,7 @@ export class HouseholdBuilder {
     });
     // The registration's custodial account is its system sleeve: no target, no model, nothing
     // held (the sleeves hold the value). It draws nothing from the random stream, so the rest
-    // of the book is as before.
+    // of the book does not depend on it.
     const custodian = this.universe.custodians.find((c) => c.name === chunk.accounts[first]?.custodian) ?? this.universe.custodians[0]!;
     chunk.accounts.push({
       registration_id,

@@ -32,8 +32,8 @@ const PG_ROWS_PER_STATEMENT = 50_000;
  *
  * `uncheckedKeys`: rows the seed generator made, every reference resolved by writeTables to a row
  * written before it (resolve throws otherwise), so the database's per-row parent lookups only
- * repeat that. SQLite: 1 s of a 10 s seed of 100,000 households; PostgreSQL: half of a seed (each
- * key is a trigger fired per row). Pass it only where `mayWriteUncheckedKeys` said yes. The seed's
+ * repeat that: about a tenth of a SQLite seed, and half of a PostgreSQL one (where each key is a
+ * trigger fired per row). Pass it only where `mayWriteUncheckedKeys` said yes. The seed's
  * tests look for dangling references on both databases afterwards.
  */
 export async function inWriteTransaction<R>(db: Db, work: (conn: Conn) => Promise<R>, options: { uncheckedKeys?: boolean } = {}): Promise<R> {
@@ -86,8 +86,8 @@ export async function mayWriteUncheckedKeys(conn: Conn): Promise<boolean> {
  * Refreshes PostgreSQL's statistics after a bulk load: without them (autovacuum may be off or
  * late) its planner can scan a whole firm's positions for one chunk of accounts. SQLite is left
  * without statistics on purpose: its index heuristics pick the right index for every hot query,
- * while sampled statistics (analysis_limit) sent the custom-field values of a page of 100 records
- * through the definition index, 27 ms a page instead of 0.5 ms on a 50,000 account firm.
+ * while sampled statistics (analysis_limit) send the custom-field values of a page of records
+ * through the definition index, which reads the whole firm's values for one page.
  */
 export async function analyze(db: Db, tables?: readonly TableName[]): Promise<void> {
   if (db.dialect !== 'postgres') return;
@@ -191,8 +191,8 @@ const numbered = (table: TableName) => !SPECS[table].noId && !SPECS[table].leaf;
  * PostgreSQL: an id for every row of `tables`, drawn ahead of the write, leaf rows included.
  * Sequences stand outside transactions, so chunks drawn one after another in seed order get the
  * same ids however their writes then overlap (left to the column default, two writers' lots would
- * interleave): the same seed gives the same book, ids and all. Drawing the leaves' ids costs 3 s
- * of a 100,000 household seed.
+ * interleave): the same seed gives the same book, ids and all. Drawing the leaves' ids ahead is a
+ * small part of a seed's time, the price of that sameness.
  */
 export async function allocateTableIds(conn: Conn, tables: Tables): Promise<IdMap> {
   const allocated: IdMap = {};

@@ -18,7 +18,8 @@ export interface FirmOptions {
 /** Rows a multi-row insert: a detail has about 15 columns, so 400 rows stay under every driver's parameter limit. */
 const ROWS_PER_INSERT = 400;
 
-const detailWithDateOption = preparedQuery((db, firmId: number, id: number) =>
+/** Compiled once per dialect (its SQL checked in: `repository.sql.test.ts`). */
+export const detailWithDateOption = preparedQuery((db, firmId: number, id: number) =>
   new TradeBlockRepository(db).views(firmId).innerJoin('firms as f', 'f.id', 'd.firm_id').select('f.trade_block_dates').where('d.id', '=', id),
 );
 

@@ -72,9 +72,8 @@ describeEachDatabase('wait=true is bounded', (database) => {
     const book = await createTestBook(t.db.kysely, t.firm.firmId, t.firm.representativeId);
     const account = await book.account();
     const authorization = await t.session('advisor');
-    const response = await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades?wait=true', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: [account] } });
-    expect(response.statusCode).toBe(200);
-    const status = (await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${response.json<number>()}`, headers: { authorization } })).json();
+    const trading = tradingCalls(t, () => authorization);
+    const status = await trading.status(await trading.generate({ reason: 'NeedReview', keys: [account] }));
     expect(status).toMatchObject({ status: 'Running', isDone: false });
   });
 });

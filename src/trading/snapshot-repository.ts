@@ -51,8 +51,8 @@ const SHARES_OUT = new Set(['Sell']);
  * array of (product_id, shares_micros, cost_cents) triples, and with `withLots` also `lots`, one
  * segment per position that has lots, "<product_id> <lots as StoredPosition takes them>", split by
  * the record separator (char 30, which JSON text never holds unescaped). A chunk reads tens of
- * thousands of positions, and a JavaScript object per database row cost three times the search
- * itself (2.6 million positions: 5.2 s as rows, 1.4 s packed).
+ * thousands of positions, and a JavaScript object per database row costs about three times what
+ * the packed read costs.
  */
 export function packedPositionsQuery(trx: Kysely<Database>, firmId: number, accountIds: number[], withLots: boolean) {
   const triple = sql`positions.product_id || ',' || positions.shares_micros || ',' || positions.cost_cents`;

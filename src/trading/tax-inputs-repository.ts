@@ -111,20 +111,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
   // household (outside the chunk, or not taxable) brings only its lots of the window, here.
   const others = memberIds.filter((id) => !inChunk.has(id) || accounts.get(id)?.taxStatus !== 'Taxable');
   if (others.length > 0) {
-    // One row an account, "[product_id, date, …]" flat: a chunk's window holds hundreds of
-    // thousands of lots, and an object for each cost more than the search.
-    const pair = isPostgres(trx) ? sql`p.product_id || ',' || to_json(l.acquired_date)::text` : sql`p.product_id || ',' || json_quote(l.acquired_date)`;
-    const recent = jsonArrayText(trx, pair);
-    const rows = await trx
-      .selectFrom('tax_lots as l')
-      .innerJoin('positions as p', 'p.id', 'l.position_id')
-      .select(['p.account_id', recent.as('lots')])
-      // Reached through the accounts' positions (indexed by account), so a chunk's cost does not grow with the firm.
-      .where('p.firm_id', '=', firmId)
-      .where('p.account_id', 'in', others)
-      .where('l.acquired_date', '>=', windowStart)
-      .groupBy('p.account_id')
-      .execute();
+    const rows = await recentLotsQuery(trx, firmId, others, windowStart).execute();
     for (const row of rows) {
       const h = households.get(householdOf.get(row.account_id) ?? -1);
       if (!h) continue;
@@ -134,4 +121,25 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
   }
   for (const h of households.values()) h.recentTrades.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.productId - b.productId));
   return { accounts, households };
+}
+
+/**
+ * The lots of the accounts acquired since `windowStart`, one row an account, "[product_id, date, …]"
+ * flat: a chunk's window holds hundreds of thousands of lots, and an object for each cost more than
+ * the search. Its SQL is checked in (`tax-inputs-repository.sql.test.ts`).
+ */
+export function recentLotsQuery(db: Kysely<Database>, firmId: number, accountIds: number[], windowStart: string) {
+  const pair = isPostgres(db) ? sql`p.product_id || ',' || to_json(l.acquired_date)::text` : sql`p.product_id || ',' || json_quote(l.acquired_date)`;
+  const recent = jsonArrayText(db, pair);
+  return (
+    db
+      .selectFrom('tax_lots as l')
+      .innerJoin('positions as p', 'p.id', 'l.position_id')
+      .select(['p.account_id', recent.as('lots')])
+      // Reached through the accounts' positions (indexed by account), so a chunk's cost does not grow with the firm.
+      .where('p.firm_id', '=', firmId)
+      .where('p.account_id', 'in', accountIds)
+      .where('l.acquired_date', '>=', windowStart)
+      .groupBy('p.account_id')
+  );
 }

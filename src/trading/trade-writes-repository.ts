@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { type BulkColumn, type Column, type ColumnType } from '../db/bulk-insert.js';
-import { copyRows } from '../db/copy-rows.js';
+import type { BulkColumn, BulkWrite } from '../db/bulk-insert.js';
+import { copyWrite } from '../db/copy-rows.js';
 import type { Database } from '../db/schema.js';
 import type { LotSelection } from '../engine/index.js';
 
@@ -50,7 +50,7 @@ export interface NewTransfer {
 
 export const INSERT_ROWS = 500;
 
-export const TRADE_COLUMNS: BulkColumn<'trades'>[] = [
+const TRADE_COLUMNS: BulkColumn<'trades'>[] = [
   ['account_id', 'int4'],
   ['product_id', 'int4'],
   ['side', 'text'],
@@ -60,8 +60,8 @@ export const TRADE_COLUMNS: BulkColumn<'trades'>[] = [
   ['price_micros', 'int8'],
   ['reason', 'text'],
 ];
-export const TAX_TRADE_COLUMNS: BulkColumn<'trades'>[] = [...TRADE_COLUMNS, ['lots', 'text'], ['short_term_gain_cents', 'int8'], ['long_term_gain_cents', 'int8']];
-export const TAX_SUMMARY_COLUMNS: BulkColumn<'batch_tax_summaries'>[] = [
+const TAX_TRADE_COLUMNS: BulkColumn<'trades'>[] = [...TRADE_COLUMNS, ['lots', 'text'], ['short_term_gain_cents', 'int8'], ['long_term_gain_cents', 'int8']];
+const TAX_SUMMARY_COLUMNS: BulkColumn<'batch_tax_summaries'>[] = [
   ['client_id', 'int4'],
   ['short_term_gain_cents', 'int8'],
   ['long_term_gain_cents', 'int8'],
@@ -69,7 +69,7 @@ export const TAX_SUMMARY_COLUMNS: BulkColumn<'batch_tax_summaries'>[] = [
   ['wash_sale_moves', 'int4'],
   ['budget_cuts', 'int4'],
 ];
-export const TRANSFER_COLUMNS: BulkColumn<'sleeve_transfers'>[] = [
+const TRANSFER_COLUMNS: BulkColumn<'sleeve_transfers'>[] = [
   ['registration_id', 'int4'],
   ['account_id', 'int4'],
   ['amount_cents', 'int8'],
@@ -77,7 +77,7 @@ export const TRANSFER_COLUMNS: BulkColumn<'sleeve_transfers'>[] = [
   ['target_pct', 'float8'],
   ['out_of_band', 'int4'],
 ];
-export const MESSAGE_COLUMNS: BulkColumn<'batch_messages'>[] = [
+const MESSAGE_COLUMNS: BulkColumn<'batch_messages'>[] = [
   ['account_id', 'int4'],
   ['severity', 'text'],
   ['code', 'text'],
@@ -108,10 +108,45 @@ export async function countTrades(trx: Kysely<Database>, instanceId: number, wri
 
 /** New trades are open orders of their instance, however they were produced. */
 export function insertTrades(trx: Kysely<Database>, firmId: number, instanceId: number, trades: NewTrade[], now: string) {
-  const constants: [Column<'trades'>, ColumnType, string | number][] = [['firm_id', 'int4', firmId], ['trade_instance_id', 'int4', instanceId], ['status', 'text', 'Open'], ['created_at', 'text', now]];
+  return copyWrite(trx, tradeWrite(firmId, instanceId, trades, now));
+}
+
+/**
+ * The bulk writes of trades and of a chunk's results, as rows and columns, not yet written: the
+ * repositories write them, `trade-writes.sql.test.ts` checks in the SQL they compile to.
+ */
+export function tradeWrite(firmId: number, instanceId: number, trades: NewTrade[], now: string): BulkWrite<'trades'> {
+  const constants: BulkWrite<'trades'>['constants'] = [['firm_id', 'int4', firmId], ['trade_instance_id', 'int4', instanceId], ['status', 'text', 'Open'], ['created_at', 'text', now]];
   // Only tax-aware trades carry lots; the others keep the narrower insert.
   if (trades.some((t) => t.lots != null)) {
-    return copyRows(trx, 'trades', TAX_TRADE_COLUMNS, constants, trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason, t.lots ?? null, t.shortTermGainCents ?? null, t.longTermGainCents ?? null]));
+    return { table: 'trades', columns: TAX_TRADE_COLUMNS, constants, rows: trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason, t.lots ?? null, t.shortTermGainCents ?? null, t.longTermGainCents ?? null]) };
   }
-  return copyRows(trx, 'trades', TRADE_COLUMNS, constants, trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason]));
+  return { table: 'trades', columns: TRADE_COLUMNS, constants, rows: trades.map((t) => [t.accountId, t.productId, t.side, t.tradeType, t.sharesMicros, t.amountCents, t.priceMicros, t.reason]) };
+}
+
+export function messageWrite(chunk: { firmId: number; batchId: number }, messages: NewMessage[], now: string): BulkWrite<'batch_messages'> {
+  return {
+    table: 'batch_messages',
+    columns: MESSAGE_COLUMNS,
+    constants: [['firm_id', 'int4', chunk.firmId], ['batch_id', 'int4', chunk.batchId], ['created_at', 'text', now]],
+    rows: messages.map((m) => [m.accountId, m.severity, m.code, m.message]),
+  };
+}
+
+export function transferWrite(chunk: { firmId: number; batchId: number; instanceId: number }, transfers: NewTransfer[], now: string): BulkWrite<'sleeve_transfers'> {
+  return {
+    table: 'sleeve_transfers',
+    columns: TRANSFER_COLUMNS,
+    constants: [['firm_id', 'int4', chunk.firmId], ['trade_instance_id', 'int4', chunk.instanceId], ['batch_id', 'int4', chunk.batchId], ['created_at', 'text', now]],
+    rows: transfers.map((t) => [t.registrationId, t.accountId, t.amountCents, t.currentPct, t.targetPct, t.outOfBand ? 1 : 0]),
+  };
+}
+
+export function taxSummaryWrite(chunk: { firmId: number; batchId: number }, taxSummaries: NewTaxSummary[]): BulkWrite<'batch_tax_summaries'> {
+  return {
+    table: 'batch_tax_summaries',
+    columns: TAX_SUMMARY_COLUMNS,
+    constants: [['firm_id', 'int4', chunk.firmId], ['batch_id', 'int4', chunk.batchId]],
+    rows: taxSummaries.map((t) => [t.householdId, t.shortTermGainCents, t.longTermGainCents, t.harvestedLossCents, t.washSaleMoves, t.budgetCuts]),
+  };
 }

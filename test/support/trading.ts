@@ -1,15 +1,19 @@
 import type { Static } from 'typebox';
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { TradeRecord } from '../../src/trading/schemas.js';
+import type { SleeveTransferRecord } from '../../src/book/sleeves/schemas.js';
+import type { BatchMessage, BatchStatus, TradeRecord } from '../../src/trading/schemas.js';
 
 /** A trade as `GET /Trading/TradeInstances/{id}/Trades` answers it: the route's own schema. */
 export type TradeOut = Static<typeof TradeRecord>;
+/** A batch as `GET /Trading/TradeGenerationStatus/{id}` answers it. */
+export type BatchStatusOut = Static<typeof BatchStatus> & { tradeInstanceId: number };
 
 /**
  * Generating trades and reading them back through the trading API, as every suite that
  * rebalances does: `generate` posts a Rebalance of accounts (overridable fields in `request`) and
- * answers the batch id; `tradesOf` reads a finished batch's trades; `rebalance` does both.
+ * answers the batch id; `tradesOf` reads a finished batch's trades; `rebalance` does both;
+ * `messageOf` and `transfersOf` read a batch's message and its instance's sleeve transfers.
  */
 export function tradingCalls(t: { app: FastifyInstance }, authorization: () => string) {
   const headers = () => ({ authorization: authorization() });
@@ -23,14 +27,21 @@ export function tradingCalls(t: { app: FastifyInstance }, authorization: () => s
     expect(response.statusCode, response.body).toBe(200);
     return response.json<number>();
   };
-  const status = async (batchId: number) => (await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${batchId}`, headers: headers() })).json<{ status: string; tradeInstanceId: number }>();
+  const read = async <T>(url: string): Promise<T> => {
+    const response = await t.app.inject({ url, headers: headers() });
+    expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+    return response.json<T>();
+  };
+  const status = (batchId: number) => read<BatchStatusOut>(`/api/Trading/TradeGenerationStatus/${batchId}`);
+  const messageOf = (batchId: number) => read<Static<typeof BatchMessage>>(`/api/Trading/TradeGenerationStatus/${batchId}/Message`);
+  const transfersOf = (instanceId: number) => read<Static<typeof SleeveTransferRecord>[]>(`/api/Trading/TradeInstances/${instanceId}/SleeveTransfers`);
   const tradesOf = async (batchId: number, { complete = false } = {}): Promise<TradeOut[]> => {
     const batch = await status(batchId);
     if (complete) expect(batch.status).toBe('Complete');
     return (await t.app.inject({ url: `/api/Trading/TradeInstances/${batch.tradeInstanceId}/Trades`, headers: headers() })).json<TradeOut[]>();
   };
   const rebalance = async (request: object): Promise<TradeOut[]> => tradesOf(await generate(request), { complete: true });
-  return { generate, status, tradesOf, rebalance };
+  return { generate, status, tradesOf, rebalance, messageOf, transfersOf };
 }
 
 /** A trade as one readable row, for scenario assertions: `SELL 12 100 = 20000`. */

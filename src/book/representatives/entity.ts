@@ -35,8 +35,8 @@ type DetailRecord = (details: Record<string, unknown>, defaults: readonly (() =>
 
 /**
  * The detail fields of a record, each stored value or its default, as one object literal compiled
- * once. Filled in field by field (`record[field] = …` for some 60 names) a record became a
- * dictionary to V8: a page of 100 took 0.6–0.9 ms to build and longer to serialize, 0.05 ms as the
+ * once. Filled in field by field (`record[field] = …` for some 60 names) a record becomes a
+ * dictionary to V8, an order of magnitude slower to build and slower again to serialize than the
  * literal. The names are this file's constants, quoted by JSON.stringify.
  */
 function compileDetailRecord(): DetailRecord {

@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/support/app.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';
 import { rebalancerSession } from '../../../test/support/rebalancer.js';
+import { tradingCalls } from '../../../test/support/trading.js';
 import { seedDemoFirm } from '../../seed/demo.js';
 
 interface Sleeve {
@@ -13,18 +14,6 @@ interface Sleeve {
   currentAllocation: number;
   currentValue: number;
   [key: string]: unknown;
-}
-interface Trade {
-  accountId: number;
-  productId: number;
-  action: 'BUY' | 'SELL';
-  shares: number;
-  amount: number;
-}
-interface Transfer {
-  accountId: number;
-  amount: number;
-  outOfBand: boolean;
 }
 type Band = { productId: number; target: number; lower: number; upper: number };
 
@@ -49,14 +38,19 @@ describeEachDatabase('sleeved registration rebalanced at level Registration, end
   let bands: Record<number, Band[]>;
   let transferInstanceId: number;
 
+  const trading = tradingCalls(t, () => session);
+  /** A registration-level rebalance of the sleeved registration: its status, trades, transfers and warnings. */
   const generate = async () => {
-    const batchId = await call('POST', '/api/Trading/GenerateTrades?wait=true', { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', level: 'Registration', keys: [sleeves.growth] });
-    const status = await call('GET', `/api/Trading/TradeGenerationStatus/${batchId}`);
+    const batchId = await trading.generate({ reason: 'NeedReview', level: 'Registration', keys: [sleeves.growth] });
+    const status = await trading.status(batchId);
     expect(status.isDone).toBe(true);
-    const trades: Trade[] = await call('GET', `/api/Trading/TradeInstances/${status.tradeInstanceId}/Trades`);
-    const transfers: Transfer[] = await call('GET', `/api/Trading/TradeInstances/${status.tradeInstanceId}/SleeveTransfers`);
-    const message = await call('GET', `/api/Trading/TradeGenerationStatus/${batchId}/Message`);
-    return { status, trades, transfers, warnings: message.details.filter((d: { severity: string }) => d.severity === 'Warning').map((d: { message: string }) => d.message) as string[] };
+    const message = await trading.messageOf(batchId);
+    return {
+      status,
+      trades: await trading.tradesOf(batchId),
+      transfers: await trading.transfersOf(status.tradeInstanceId),
+      warnings: message.details.filter((d) => d.severity === 'Warning').map((d) => d.message),
+    };
   };
   const state = async (): Promise<Sleeve[]> => (await call('GET', `/api/v1/Trading/Sleeve/Registrations/${registrationId}`)).accountSleeves;
 
@@ -203,7 +197,7 @@ describeEachDatabase('sleeved registration rebalanced at level Registration, end
     expect(again.transfers).toEqual([]);
     await call('POST', `/api/Trading/TradeInstances/${again.status.tradeInstanceId}/Action/Cancel`, {});
     await call('POST', `/api/Trading/TradeInstances/${status.tradeInstanceId}/Action/Cancel`, {});
-    const cancelled: (Transfer & { status: string })[] = await call('GET', `/api/Trading/TradeInstances/${status.tradeInstanceId}/SleeveTransfers`);
+    const cancelled = await trading.transfersOf(status.tradeInstanceId);
     expect(cancelled.map((x) => x.status)).toEqual(['Cancelled', 'Cancelled', 'Cancelled']);
     transferInstanceId = status.tradeInstanceId;
   });
@@ -212,7 +206,7 @@ describeEachDatabase('sleeved registration rebalanced at level Registration, end
     const path = `/api/Trading/TradeInstances/${transferInstanceId}/SleeveTransfers`;
     const get = (url: string) => t.app.inject({ url, headers: { authorization: session } });
     const whole = await get(path);
-    const all = whole.json().map((x: Transfer & { id: number }) => x.id);
+    const all = whole.json().map((x: { id: number }) => x.id);
     expect(all).toHaveLength(3);
     expect(whole.headers['x-total-count']).toBe('3');
     expect(whole.headers.link).toBeUndefined();
@@ -280,17 +274,14 @@ describeEachDatabase('sleeved registration rebalanced at level Registration, end
       expect(again.json().accountSleeves).toEqual(body.accountSleeves);
     }
     const keys = (await t.app.inject({ url: `/api/Trading/Sleeve/Registrations/${registrations[0]!.id}`, headers: { authorization } })).json().accountSleeves.map((s: Sleeve) => s.accountId);
-    const batchId = (await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades?wait=true', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', level: 'Registration', keys } })).json();
-    const status = (await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${batchId}`, headers: { authorization } })).json();
-    expect(status).toMatchObject({ status: 'Complete', errorCount: 0, totalItems: keys.length });
+    const demoTrading = tradingCalls(t, () => authorization);
+    expect(await demoTrading.status(await demoTrading.generate({ reason: 'NeedReview', level: 'Registration', keys }))).toMatchObject({ status: 'Complete', errorCount: 0, totalItems: keys.length });
 
     // Named one by one at account level, the model-less custodial sleeve is a warning, not a failure of the batch.
     const custodial = (await t.app.inject({ url: `/api/Trading/Sleeve/Registrations/${registrations[0]!.id}`, headers: { authorization } })).json().accountSleeves.find((s: Sleeve) => s.sleeveType === 'Custodial Account');
-    const accountBatch = (await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades?wait=true', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: [custodial.accountId] } })).json();
-    const accountStatus = (await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${accountBatch}`, headers: { authorization } })).json();
-    expect(accountStatus).toMatchObject({ status: 'Complete', errorCount: 0 });
-    const details = (await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${accountBatch}/Message`, headers: { authorization } })).json().details;
-    expect(details).toEqual([expect.objectContaining({ severity: 'Warning', message: expect.stringContaining(`account ${custodial.accountId} is the Custodial Account of registration ${registrations[0]!.id}`) })]);
+    const accountBatch = await demoTrading.generate({ reason: 'NeedReview', keys: [custodial.accountId] });
+    expect(await demoTrading.status(accountBatch)).toMatchObject({ status: 'Complete', errorCount: 0 });
+    expect((await demoTrading.messageOf(accountBatch)).details).toEqual([expect.objectContaining({ severity: 'Warning', message: expect.stringContaining(`account ${custodial.accountId} is the Custodial Account of registration ${registrations[0]!.id}`) })]);
   });
 
   it('answers 404 for the transfers of an unknown or foreign trade instance', async () => {

@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/support/app.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';
 import { createProduct } from '../../../test/support/rebalancer.js';
+import { tradingCalls } from '../../../test/support/trading.js';
 import { caller, createSleeveBook, fieldsOf, type SleeveBook } from './test-support.js';
 
 const base = '/api/v1/Trading/Sleeve/Registrations';
@@ -408,11 +409,13 @@ describeEachDatabase('sleeve registrations (sections 2.15 and 4.8)', (database) 
     const missing = await call('POST', process, { ...read, accountSleeves: read.accountSleeves.slice(0, 4) });
     expect(missing.json().errors).toEqual([{ field: 'accountSleeves', message: `the Contribution Sleeve sleeve (account ${contribution.id}, CONTRIB-${registrationId}) is missing; system sleeves cannot be removed or changed` }]);
 
-    const batchId = (await call('POST', '/api/Trading/GenerateTrades?wait=true', { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', level: 'Registration', keys: [contribution.id] })).json();
-    const status = (await call('GET', `/api/Trading/TradeGenerationStatus/${batchId}`)).json();
+    const advisor = await t.session('advisor');
+    const trading = tradingCalls(t, () => advisor);
+    const batchId = await trading.generate({ reason: 'NeedReview', level: 'Registration', keys: [contribution.id] });
+    const status = await trading.status(batchId);
     expect(status).toMatchObject({ status: 'Complete', errorCount: 0, totalItems: 5 });
-    expect((await call('GET', `/api/Trading/TradeInstances/${status.tradeInstanceId}/Trades`)).json()).toEqual([]);
-    expect((await call('GET', `/api/Trading/TradeInstances/${status.tradeInstanceId}/SleeveTransfers`)).json()).toEqual([]);
+    expect(await trading.tradesOf(batchId)).toEqual([]);
+    expect(await trading.transfersOf(status.tradeInstanceId)).toEqual([]);
     void state;
   });
 

@@ -12,7 +12,7 @@ import { type AnyDb, isPostgres } from './helpers.js';
  * - PostgreSQL: trigram GIN indexes (pg_trgm) on lower(name) and lower(number), which the planner
  *   uses for the same LIKE. The extension is created in `public` when it is missing and the role
  *   may; when it cannot be (no privilege, not installed on the server) the migration goes on
- *   without these indexes and the searches scan, as before. It never goes in a suite's or a
+ *   without these indexes and the searches scan. It never goes in a suite's or a
  *   tenant's own schema: dropping that schema would drop it for every other schema.
  */
 const FTS = [

@@ -28,7 +28,7 @@ export class RebalancerAccountRepository {
   /**
    * The firm's accounts with their registration (a search matches its name). The model and the
    * plan are joined only to read a page (`columns`): each account has at most one of each, so
-   * counting needs neither (at 117,000 accounts the count took 61 ms with them, 41 ms without).
+   * counting needs neither, and a count over a large firm costs a third more with the joins.
    */
   private base(firmId: number) {
     return this.db.selectFrom('accounts as a').innerJoin('registrations as r', 'r.id', 'a.registration_id').where('a.firm_id', '=', firmId);

@@ -223,8 +223,8 @@ export class RebalancerAccountService {
     if (!target) throw notFound('security of the model', assetId);
     const members = [target.productId, ...target.equivalents];
     const prices = await this.repository.prices(firmId, members);
-    // A page of the model's accounts at a time, answered as it is judged (a model may hold most of a
-    // firm's accounts: 2,883 of them took 110 ms to value, built whole in one turn of the event loop).
+    // A page of the model's accounts at a time, answered as it is judged: a model may hold most of a
+    // firm's accounts, and valuing them whole would hold the event loop for one long turn.
     const rows = pagesById((afterId, limit) => this.repository.rows(firmId, { modelId, skip: 0 }, afterId, limit, 0));
     return mapPages(rows, (page) => this.outOfBand(firmId, page, target, members, prices));
   }

@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/support/app.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';
 import { createAccount, rebalancerSession } from '../../../test/support/rebalancer.js';
+import { tradingCalls } from '../../../test/support/trading.js';
 
 /** The keys a TradeGroup or ModelAgg rebalance (section 2.9, entity and keys) takes. */
 describeEachDatabase('trade groups and aggregate models', (database) => {
@@ -63,10 +64,9 @@ describeEachDatabase('trade groups and aggregate models', (database) => {
 
   it('the keys listed are the keys a rebalance takes', async () => {
     const platform = await t.session('admin');
+    const trading = tradingCalls(t, () => platform);
     for (const [entity, key] of [['TradeGroup', ids.group], ['ModelAgg', ids.agg]] as const) {
-      const response = await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades?wait=true', headers: { authorization: platform }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity, keys: [key] } });
-      expect(response.statusCode, response.body).toBe(200);
-      const status = (await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${response.json()}`, headers: { authorization: platform } })).json();
+      const status = await trading.status(await trading.generate({ reason: 'NeedReview', entity, keys: [key] }));
       expect(status.totalItems, entity).toBe(2);
     }
   });

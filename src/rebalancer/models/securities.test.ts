@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/support/app.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';
 import { addPosition, createAccount, createProduct, rebalancerSession } from '../../../test/support/rebalancer.js';
+import { tradingCalls } from '../../../test/support/trading.js';
 
 type Product = { id: number; ticker: string };
 
@@ -141,16 +142,14 @@ describeEachDatabase('model securities: allocations, portfolios and priorities',
       payload: { name: 'Growth 50/40 plain', cashTargetPercent: 10, targets: [{ productId: a.id, targetPercent: 50, lowerTolerance: 2, upperTolerance: 3 }, { productId: b.id, targetPercent: 40, equivalents: [eq.id] }] },
     });
     const platform = await t.session('admin');
+    const trading = tradingCalls(t, () => platform);
     const sellsOfA = async (model: number) => {
       // 80% in A (target 50 ± 3), 20% cash.
       const account = await createAccount(t.db.kysely, t.firm.firmId, { cash: 2000, modelId: model });
       await addPosition(t.db.kysely, t.firm.firmId, account, a.id, 80, 8000);
-      const generate = await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades?wait=true', headers: { authorization: platform }, payload: { routine: 'Rebalance', entity: 'Account', reason: 'NeedReview', keys: [account] } });
-      expect(generate.statusCode, generate.body).toBe(200);
-      const status = (await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${generate.json()}`, headers: { authorization: platform } })).json();
-      const trades = (await t.app.inject({ url: `/api/Trading/TradeInstances/${status.tradeInstanceId}/Trades`, headers: { authorization: platform } })).json();
-      expect(trades.some((x: { action: string }) => x.action === 'BUY')).toBe(true);
-      return trades.filter((x: { productId: number; action: string }) => x.productId === a.id && x.action === 'SELL').length;
+      const trades = await trading.tradesOf(await trading.generate({ reason: 'NeedReview', keys: [account] }));
+      expect(trades.some((x) => x.action === 'BUY')).toBe(true);
+      return trades.filter((x) => x.productId === a.id && x.action === 'SELL').length;
     };
     expect(await sellsOfA(plain.json().id)).toBe(1);
     expect(await sellsOfA(modelId)).toBe(0);

@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/support/app.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';
 import { addPosition, createAccount, createProduct, rebalancerSession } from '../../../test/support/rebalancer.js';
+import { tradingCalls } from '../../../test/support/trading.js';
 
 interface Record {
   id: number;
@@ -169,16 +170,12 @@ describeEachDatabase('product substitutions (/v1/modeling/substitutions)', (data
     const firmWide = await add(vti.id, schb.id);
     const own = await add(vti.id, itot.id, withOwn);
 
+    const trading = tradingCalls(t, () => platform);
     const rebalance = async (account: number) => {
-      const started = await t.app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades?wait=true', headers: { authorization: platform }, payload: { routine: 'Rebalance', entity: 'Account', reason: 'NeedReview', keys: [account] } });
-      expect(started.statusCode, started.body).toBe(200);
-      const batch = started.json();
-      const status = (await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${batch}`, headers: { authorization: platform } })).json();
-      const trades = (await t.app.inject({ url: `/api/Trading/TradeInstances/${status.tradeInstanceId}/Trades`, headers: { authorization: platform } })).json();
-      const message = (await t.app.inject({ url: `/api/Trading/TradeGenerationStatus/${batch}/Message`, headers: { authorization: platform } })).json();
+      const batch = await trading.generate({ reason: 'NeedReview', keys: [account] });
       return {
-        rows: trades.map((x: { action: string; ticker: string; shares: number; price: number; amount: number }) => `${x.action} ${x.ticker} ${x.shares} @${x.price} = ${x.amount}`).sort(),
-        messages: message.details.map((d: { severity: string; message: string }) => `${d.severity}: ${d.message}`),
+        rows: (await trading.tradesOf(batch)).map((x) => `${x.action} ${x.ticker} ${x.shares} @${x.price} = ${x.amount}`).sort(),
+        messages: (await trading.messageOf(batch)).details.map((d) => `${d.severity}: ${d.message}`),
       };
     };
     const own1 = await rebalance(withOwn);
