@@ -42,12 +42,13 @@ export interface BenchSchema {
 /**
  * A schema `name` created for the work and dropped after it, with `<name>_jobs` (pg-boss's); the
  * database opened on it with `poolSize` connections, migrated unless `migrate` is false (a bench
- * that migrates inside what it measures).
+ * that migrates inside what it measures). With `keep` the schema may already exist and is left in
+ * place afterwards, for a bench that reuses a seeded firm from run to run.
  */
-export async function withPostgresSchema<T>(url: string, name: string, work: (s: BenchSchema) => Promise<T>, options: { poolSize?: number; migrate?: boolean } = {}): Promise<T> {
+export async function withPostgresSchema<T>(url: string, name: string, work: (s: BenchSchema) => Promise<T>, options: { poolSize?: number; migrate?: boolean; keep?: boolean } = {}): Promise<T> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`create schema ${name}`);
+  await admin.query(options.keep ? `create schema if not exists ${name}` : `create schema ${name}`);
   const db = openDatabase({ dialect: 'postgres', url, poolSize: options.poolSize ?? 10 }, { schema: name });
   try {
     if (options.migrate ?? true) await migrateToLatest(db);
@@ -56,8 +57,10 @@ export async function withPostgresSchema<T>(url: string, name: string, work: (s:
     return await work({ db, schema: name, scopedUrl: scoped.toString(), admin });
   } finally {
     await db.close();
-    await admin.query(`drop schema if exists ${name}_jobs cascade`);
-    await admin.query(`drop schema ${name} cascade`);
+    if (!options.keep) {
+      await admin.query(`drop schema if exists ${name}_jobs cascade`);
+      await admin.query(`drop schema ${name} cascade`);
+    }
     await admin.end();
   }
 }

@@ -8,7 +8,7 @@
  * two references measured in the same run: a bare Fastify hello-world over the same loop, and the
  * route's own query alone (the repository, no HTTP), its I/O floor. Goal: p50 < 20 ms.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,9 +19,19 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
 import { EclipseRepository, searchTerm } from '../src/rebalancer/eclipse/repository.js';
-import { seedDemoFirm } from '../src/seed/demo.js';
+import { type DemoCredentials, seedDemoFirm } from '../src/seed/demo.js';
 
-const { values } = parseArgs({ options: { accounts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { accounts: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '5' }, keep: { type: 'string' }, only: { type: 'string' } },
+});
+/**
+ * `--keep <name>`: the SQLite file `<DATA_DIR or tmp>/<name>.sqlite` and the PostgreSQL schema
+ * `<name>` are kept after the run and reused (not seeded again) by the next run with the same name,
+ * so that the searches can be measured again without the minutes of seeding.
+ * `--only sqlite|postgres`: one database.
+ */
+const KEEP = values.keep;
+const ONLY = values.only;
 const ACCOUNTS = Number(values.accounts);
 const ROUNDS = Number(values.rounds);
 
@@ -53,7 +63,15 @@ async function run(db: Db, label: string, config: ReturnType<typeof loadConfig>)
   await migrateToLatest(db);
   if (label === 'postgres' && (await trigramIndexes(db)) === 0) console.log('postgres: pg_trgm could not be created: the searches scan');
   const started = Date.now();
-  const credentials = await seedDemoFirm(db, { households: Math.ceil(ACCOUNTS / 1.75), seed: 3, firmCode: 'SEARCH' });
+  const kept = KEEP ? join(DIR, `${KEEP}-${label}.json`) : null;
+  const seeded = await db.kysely.selectFrom('firms').select('id').where('code', '=', 'SEARCH').executeTakeFirst();
+  let credentials: DemoCredentials;
+  if (seeded && kept && existsSync(kept)) {
+    credentials = JSON.parse(readFileSync(kept, 'utf8')) as DemoCredentials;
+  } else {
+    credentials = await seedDemoFirm(db, { households: Math.ceil(ACCOUNTS / 1.75), seed: 3, firmCode: 'SEARCH' });
+    if (kept) writeFileSync(kept, JSON.stringify(credentials));
+  }
   const app = await buildApp({ config, db });
   await app.ready();
   const user = credentials.users.find((u) => u.kind === 'api')!;
@@ -65,6 +83,7 @@ async function run(db: Db, label: string, config: ReturnType<typeof loadConfig>)
   const minted = await app.inject({ url: '/rebalancer/v1/admin/token', headers: { authorization: platform } });
   const headers = { authorization: `Session ${minted.json().eclipse_access_token}` };
   const firm = await db.kysely.selectFrom('firms').select('id').where('code', '=', 'SEARCH').executeTakeFirstOrThrow();
+  const userId = (await db.kysely.selectFrom('users').select('id').where('firm_id', '=', firm.id).where('user_name', '=', user.userName).executeTakeFirstOrThrow()).id;
   const total = Number((await db.kysely.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).where('firm_id', '=', firm.id).executeTakeFirstOrThrow()).n);
   // Terms from the book itself: parts of real names, numbers and tickers, in the case users type them.
   const sample = await db.kysely.selectFrom('accounts').select(['id', 'name', 'number']).where('firm_id', '=', firm.id).orderBy('id').offset(Math.floor(total / 2)).limit(1).executeTakeFirstOrThrow();
@@ -72,7 +91,7 @@ async function run(db: Db, label: string, config: ReturnType<typeof loadConfig>)
   const lastName = sample.name.split(' ').find((w) => w.length > 3) ?? sample.name;
   const accountTerms = [lastName.toLowerCase(), lastName.slice(0, 3).toUpperCase(), sample.number.slice(-6), sample.number.slice(0, 7).toLowerCase(), String(sample.id), 'qqxz', 'no such client'];
   const securityTerms = [product.ticker.toLowerCase(), product.ticker.slice(0, 2), product.name.split(' ')[0]!.toLowerCase(), 'qqxz'];
-  console.log(`${label}: firm of ${total} accounts seeded in ${((Date.now() - started) / 1000).toFixed(1)} s; terms: accounts ${JSON.stringify(accountTerms)}, securities ${JSON.stringify(securityTerms)}; ${ROUNDS} rounds, one request at a time`);
+  console.log(`${label}: firm of ${total} accounts ${seeded ? 'kept from an earlier run' : `seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`}; terms: accounts ${JSON.stringify(accountTerms)}, securities ${JSON.stringify(securityTerms)}; ${ROUNDS} rounds, one request at a time`);
 
   const origin = await app.listen({ port: 0, host: '127.0.0.1' });
   const bare = Fastify({ logger: false });
@@ -98,10 +117,7 @@ async function run(db: Db, label: string, config: ReturnType<typeof loadConfig>)
       name: 'GlobalSearchList',
       terms: accountTerms,
       url: (t) => `/rebalancer/api/v2/GlobalSearch/GlobalSearchList?search=${encodeURIComponent(t)}&limit=20`,
-      floor: async (t) => {
-        await repository.searchPortfolios(firm.id, searchTerm(t), 20);
-        await repository.searchAccounts(firm.id, searchTerm(t), { limit: 20, offset: 0, includeClosed: false });
-      },
+      floor: (t) => repository.globalSearch(firm.id, searchTerm(t), { limit: 20, nameOnly: false, includeClosed: false, userId, seesEveryModel: false }),
     },
     {
       name: 'SecuritySearchList',
@@ -129,22 +145,24 @@ async function run(db: Db, label: string, config: ReturnType<typeof loadConfig>)
   await app.close();
 }
 
-const dir = mkdtempSync(join(process.env.DATA_DIR ?? tmpdir(), 'bench-search-'));
-const sqlite = openDatabase({ dialect: 'sqlite', file: join(dir, 'bench.sqlite') });
-try {
-  await run(sqlite, 'sqlite', loadConfig({ LOG_LEVEL: 'silent' }, { database: { dialect: 'sqlite', file: ':memory:' } }));
-} finally {
-  await sqlite.close();
-  rmSync(dir, { recursive: true, force: true });
+const DIR = KEEP ? (process.env.DATA_DIR ?? tmpdir()) : mkdtempSync(join(process.env.DATA_DIR ?? tmpdir(), 'bench-search-'));
+if (ONLY !== 'postgres') {
+  const sqlite = openDatabase({ dialect: 'sqlite', file: join(DIR, KEEP ? `${KEEP}.sqlite` : 'bench.sqlite') });
+  try {
+    await run(sqlite, 'sqlite', loadConfig({ LOG_LEVEL: 'silent' }, { database: { dialect: 'sqlite', file: ':memory:' } }));
+  } finally {
+    await sqlite.close();
+    if (!KEEP) rmSync(DIR, { recursive: true, force: true });
+  }
 }
 
-const url = benchPostgresUrl();
+const url = ONLY === 'sqlite' ? undefined : benchPostgresUrl();
 if (url) {
   await withPostgresSchema(
     url,
-    `bench_search_${Date.now()}`,
+    KEEP ?? `bench_search_${Date.now()}`,
     // The job queue (pg-boss) connects by the URL, its tables in a schema beside the bench's.
     ({ db, schema }) => run(db, 'postgres', loadConfig({ LOG_LEVEL: 'silent', JOB_SCHEMA: `${schema}_jobs` }, { database: { dialect: 'postgres', url, poolSize: 10 } })),
-    { migrate: false },
+    { migrate: false, keep: KEEP !== undefined },
   );
 }

@@ -26,7 +26,7 @@ export interface ClientCall {
   url(ids: Fixture): string;
   /** A list of records, or one record. */
   shape: 'list' | 'record';
-  /** Fields the client reads or documents on each record. */
+  /** Fields the client reads or documents on each record; `a[].b`: field b of every element of the list a. */
   reads: string[];
   /** false: an empty list is a fine answer for the fixture. */
   nonEmpty?: boolean;
@@ -185,6 +185,15 @@ function eclipseCalls(): ClientCall[] {
     { method: 'EclipseV1.get_portfolio_holdings', path: '/v1/holding/holdings/simple?inPortfolioId=', app: 'rebalancer', url: (f) => rebalancer(`/holding/holdings/simple?inPortfolioId=${f.registrationId}`), shape: 'list', reads: ['id', 'securityId', 'securitySymbol', 'value'] },
     // find_security_set_by_name reads `name` of each set.
     { method: 'EclipseV1.get_all_security_sets', path: '/v1/security/securityset', app: 'rebalancer', url: () => rebalancer('/security/securityset'), shape: 'list', reads: ['id', 'name'] },
+    // preview_security_set_changes and export_security_set_to_file read these of one set.
+    {
+      method: 'EclipseV1.get_security_set',
+      path: '/v1/security/securityset/details/{id}',
+      app: 'rebalancer',
+      url: (f) => rebalancer(`/security/securityset/details/${f.modelId}`),
+      shape: 'record',
+      reads: ['id', 'name', 'description', 'securities', 'securities[].id', 'securities[].name', 'securities[].symbol', 'securities[].targetPercent', 'securities[].lowerModelTolerancePercent', 'securities[].upperModelTolerancePercent', 'securities[].equivalences', 'securities[].equivalences[].symbol'],
+    },
     // Params: search, top, excludeCashSecurity. get_security_by_ticker reads `symbol` of each.
     { method: 'EclipseV1.search_securities', path: '/v1/security/securities?search=&top=&excludeCashSecurity=', app: 'rebalancer', url: () => rebalancer('/security/securities?search=CMPT&top=20&excludeCashSecurity=true'), shape: 'list', reads: ['id', 'name', 'symbol', 'price'] },
     // Reads tradeInstanceType and tradeInstanceSubType (numeric codes it maps to names).

@@ -83,6 +83,14 @@ describeEachDatabase('the source system\'s client, call by call', (database) => 
     expect(failures).toEqual([]);
   });
 
+  /** `a[].b`: every element of the list `a` has `b` (an empty list has nothing to lack). */
+  function hasField(record: Record<string, unknown>, field: string): boolean {
+    const at = field.indexOf('[].');
+    if (at < 0) return field in record;
+    const list = record[field.slice(0, at)];
+    return Array.isArray(list) && list.every((item: Record<string, unknown>) => hasField(item, field.slice(at + 3)));
+  }
+
   async function check(call: ClientCall, ids: Fixture, tokens: { platform: string; rebalancer: string }): Promise<string | undefined> {
     const url = call.url(ids);
     const headers = { authorization: `Session ${tokens[call.app]}` };
@@ -93,7 +101,7 @@ describeEachDatabase('the source system\'s client, call by call', (database) => 
     if (!Array.isArray(records)) return `expected a list, got ${typeof body}`;
     if (call.shape === 'list' && call.nonEmpty !== false && records.length === 0) return 'answered an empty list for the fixture';
     for (const record of records as Record<string, unknown>[]) {
-      const missing = call.reads.filter((field) => !(field in record));
+      const missing = call.reads.filter((field) => !hasField(record, field));
       if (missing.length > 0) return `lacks ${missing.join(', ')}`;
     }
     return undefined;

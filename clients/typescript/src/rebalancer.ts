@@ -7711,6 +7711,201 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/rebalancer/v1/security/securityset/details/{securitySetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One security set (a model the caller may see) with its securities: symbol, name, target, tolerance band and equivalents
+         * @description A security set here is a model's lines; its id is the model id. `securities` carries each line's symbol and name and its equivalents' (`details` is the same lines as in the list). 404 when the firm has no such model or the caller may not see it.
+         *
+         *     Needs a token whose role grants `portfolio.read`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description A security set: the id of a model the caller may see */
+                    securitySetId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "id": 0,
+                         *       "name": "string",
+                         *       "description": "string",
+                         *       "isDynamic": true,
+                         *       "isDeleted": 0,
+                         *       "cashTargetPercent": 0,
+                         *       "details": [
+                         *         {
+                         *           "securitySetId": 0,
+                         *           "securityId": 0,
+                         *           "symbol": "string",
+                         *           "rank": 0,
+                         *           "targetPercent": 0,
+                         *           "lowerModelTolerancePercent": 0,
+                         *           "upperModelTolerancePercent": 0,
+                         *           "equivalences": [
+                         *             {
+                         *               "securityId": 0
+                         *             }
+                         *           ]
+                         *         }
+                         *       ],
+                         *       "createdDate": "string",
+                         *       "createdBy": "string",
+                         *       "editedDate": "string",
+                         *       "editedBy": "string",
+                         *       "securities": [
+                         *         {
+                         *           "id": 0,
+                         *           "securityId": 0,
+                         *           "symbol": "string",
+                         *           "name": "string",
+                         *           "rank": 0,
+                         *           "targetPercent": 0,
+                         *           "lowerModelTolerancePercent": 0,
+                         *           "upperModelTolerancePercent": 0,
+                         *           "equivalences": [
+                         *             {
+                         *               "id": 0,
+                         *               "securityId": 0,
+                         *               "symbol": "string",
+                         *               "name": "string"
+                         *             }
+                         *           ]
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description The model id: a security set is a model's lines */
+                            id: number;
+                            name: string;
+                            description: string | null;
+                            /** @description Always false */
+                            isDynamic: boolean;
+                            /** @description 1 for an inactive model */
+                            isDeleted: number;
+                            cashTargetPercent: number;
+                            details: {
+                                /** @description The model id */
+                                securitySetId: number;
+                                securityId: number;
+                                symbol: string;
+                                /** @description Position of the line in the model, from 1 */
+                                rank: number;
+                                targetPercent: number;
+                                lowerModelTolerancePercent: number;
+                                upperModelTolerancePercent: number;
+                                /** @description Equivalent securities, in rank order */
+                                equivalences: {
+                                    securityId: number;
+                                }[];
+                            }[];
+                            createdDate: string;
+                            createdBy: string;
+                            editedDate: string;
+                            editedBy: string;
+                            /** @description The model's lines with each security's symbol and name, and its equivalents' (what the source system's client reads) */
+                            securities: {
+                                /** @description The security (product) id */
+                                id: number;
+                                /** @description The same id */
+                                securityId: number;
+                                /** @description The ticker */
+                                symbol: string;
+                                name: string;
+                                /** @description Position of the line in the model, from 1 */
+                                rank: number;
+                                targetPercent: number;
+                                /** @description Percentage points below the target before it is out of tolerance */
+                                lowerModelTolerancePercent: number;
+                                /** @description Percentage points above the target */
+                                upperModelTolerancePercent: number;
+                                /** @description Equivalent securities, in rank order */
+                                equivalences: {
+                                    /** @description The security (product) id */
+                                    id: number;
+                                    /** @description The same id */
+                                    securityId: number;
+                                    /** @description The ticker */
+                                    symbol: string;
+                                    name: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+                /** @description RFC 9457 problem details */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["def-0"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/rebalancer/v1/security/securities": {
         parameters: {
             query?: never;

@@ -89,6 +89,28 @@ describeEachDatabase('rebalancer account reads (/v1/account/accounts)', (databas
     expect(valued.find((a: { id: number }) => a.id === overweight).value).toBe(10000);
   });
 
+  it('search (list and simple) matches number, name and registration name in any case and part, or the id', async () => {
+    // Number, name and registration name, any case, any part; an id; the stranger finds nothing.
+    const found = await createAccount(t.db.kysely, t.firm.firmId, { cash: 10 });
+    const registration = (await t.db.kysely.selectFrom('accounts').select('registration_id').where('id', '=', found).executeTakeFirstOrThrow()).registration_id;
+    await t.db.kysely.updateTable('accounts').set({ name: 'Zephyr Holdings Trust', number: 'ZX-40917' }).where('id', '=', found).execute();
+    await t.db.kysely.updateTable('registrations').set({ name: 'Quill Family' }).where('id', '=', registration).execute();
+    for (const list of ['/v1/account/accounts', '/v1/account/accounts/simple']) {
+      for (const term of ['zephyr', 'HOLDINGS tr', 'x-409', 'quill FAM', 'ZX', 'il']) {
+        const answer = await get(`${list}?search=${encodeURIComponent(term)}`);
+        expect(answer.statusCode, `${list} ${term}`).toBe(200);
+        const ids = answer.json().map((a: { id: number }) => a.id);
+        expect(ids, `${list} ${term}`).toContain(found);
+        expect(answer.headers['x-total-count'], `${list} ${term}`).toBe(String(ids.length));
+      }
+      expect((await get(`${list}?search=zephyr`)).json().map((a: { id: number }) => a.id)).toEqual([found]);
+      expect((await get(`${list}?search=${found}`)).json().map((a: { id: number }) => a.id)).toContain(found);
+      expect((await get(`${list}?search=zephyr`, stranger)).json()).toEqual([]);
+    }
+    // Closed again: the other tests count the firm's active accounts.
+    await t.db.kysely.updateTable('accounts').set({ is_active: 0 }).where('id', '=', found).execute();
+  });
+
   it('simple/{id} and {id}: one account; summarySection.cashAvailable is cash less set aside cash and the model cash reserve', async () => {
     const simple = await get(`/v1/account/accounts/simple/${overweight}`);
     expect(simple.statusCode).toBe(200);

@@ -1,12 +1,9 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { pricedHoldingsByAccount } from '../../db/holdings.js';
 import { readByIds } from '../../db/id-chunks.js';
+import { type SearchTerm, accountOrRegistrationMatch, firmColumn, searchTerm } from '../../db/search.js';
 import { loadSetAsideCash } from '../../set-aside-cash/repository.js';
-
-/** `%text%` for a case-insensitive LIKE; `\` escapes the wildcards (LIKE is case-insensitive on SQLite only). */
-const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 
 export interface AccountFilter {
   search?: string;
@@ -30,28 +27,18 @@ export class RebalancerAccountRepository {
    * plan are joined only to read a page (`columns`): each account has at most one of each, so
    * counting needs neither, and a count over a large firm costs a third more with the joins.
    */
-  private base(firmId: number) {
-    return this.db.selectFrom('accounts as a').innerJoin('registrations as r', 'r.id', 'a.registration_id').where('a.firm_id', '=', firmId);
+  private base(firmId: number, term?: SearchTerm) {
+    return this.db.selectFrom('accounts as a').innerJoin('registrations as r', 'r.id', 'a.registration_id').where(firmColumn(this.db, 'a.firm_id', term), '=', firmId);
   }
 
+  /** `search` is matched as the rebalancer's searches match (db/search.ts), on the registration's name too. */
   private filtered(firmId: number, filter: AccountFilter) {
-    let query = this.base(firmId).where('a.is_active', '=', 1);
+    const term = filter.search?.trim() ? searchTerm(filter.search) : undefined;
+    let query = this.base(firmId, term).where('a.is_active', '=', 1);
     if (filter.modelId !== undefined) query = query.where('a.model_id', '=', filter.modelId);
     if (filter.registrationId !== undefined) query = query.where('a.registration_id', '=', filter.registrationId);
     if (filter.restrictedPlanId !== undefined) query = query.where('a.restricted_plan_id', '=', filter.restrictedPlanId);
-    const search = filter.search?.trim();
-    if (search) {
-      const pattern = containsPattern(search);
-      const id = /^\d{1,9}$/.test(search) ? Number(search) : null;
-      query = query.where((eb) =>
-        eb.or([
-          ...(id === null ? [] : [eb('a.id', '=', id)]),
-          eb(sql<string>`lower(a.name)`, 'like', sql<string>`${pattern} escape '\\'`),
-          eb(sql<string>`lower(a.number)`, 'like', sql<string>`${pattern} escape '\\'`),
-          eb(sql<string>`lower(r.name)`, 'like', sql<string>`${pattern} escape '\\'`),
-        ]),
-      );
-    }
+    if (term) query = query.where(accountOrRegistrationMatch(this.db, term));
     return query;
   }
 

@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/support/app.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';
+import { createProduct } from '../../../test/support/rebalancer.js';
 import { type EclipseBook, eclipseBook } from './test-support.js';
 
 /** The source system's v1 Eclipse reads of portfolios, holdings, security sets, securities, trade orders and sleeves. */
@@ -111,6 +112,44 @@ describeEachDatabase('Eclipse v1 reads (portfolios, holdings, securities, trade 
       { securitySetId: book.modelId, securityId: book.products[1]!.id, symbol: 'ECLB', rank: 2, targetPercent: 30, lowerModelTolerancePercent: 2, upperModelTolerancePercent: 3, equivalences: [] },
     ]);
     expect((await get('/v1/security/securityset', book.stranger)).json().map((s: { id: number }) => s.id)).not.toContain(book.modelId);
+  });
+
+  it('reads one security set with its securities and their equivalents; another firm\'s or an unknown id is 404, a bad id 400', async () => {
+    const [a, b] = book.products as [{ id: number; ticker: string }, { id: number; ticker: string }];
+    const eq = await createProduct(t.db.kysely, t.firm.firmId, 49, 'ECLE');
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/rebalancer/v1/modeling/models',
+      headers: { authorization: book.admin },
+      payload: { name: 'Eclipse Set Detail', description: 'Two lines', cashTargetPercent: 5, targets: [{ productId: b.id, targetPercent: 55, lowerTolerance: 4, upperTolerance: 6, equivalents: [eq.id] }, { productId: a.id, targetPercent: 40 }] },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = created.json().id as number;
+    const one = await get(`/v1/security/securityset/details/${id}`);
+    expect(one.statusCode, one.body).toBe(200);
+    const set = one.json();
+    expect(set).toMatchObject({ id, name: 'Eclipse Set Detail', description: 'Two lines', isDeleted: 0, isDynamic: false, cashTargetPercent: 5 });
+    const product = async (productId: number) => t.db.kysely.selectFrom('products').select(['ticker', 'name']).where('id', '=', productId).executeTakeFirstOrThrow();
+    const [pa, pb, pe] = [await product(a.id), await product(b.id), await product(eq.id)];
+    // Lines in the model's order (by ticker), ranked from 1.
+    expect(set.securities).toEqual([
+      { id: a.id, securityId: a.id, symbol: 'ECLA', name: pa.name, rank: 1, targetPercent: 40, lowerModelTolerancePercent: 0, upperModelTolerancePercent: 0, equivalences: [] },
+      {
+        id: b.id, securityId: b.id, symbol: 'ECLB', name: pb.name, rank: 2, targetPercent: 55, lowerModelTolerancePercent: 4, upperModelTolerancePercent: 6,
+        equivalences: [{ id: eq.id, securityId: eq.id, symbol: 'ECLE', name: pe.name }],
+      },
+    ]);
+    expect(set.details.map((d: { securityId: number }) => d.securityId)).toEqual([a.id, b.id]);
+    // What the source system's client reads (export_security_set_to_file): the bounds come back from target and band.
+    expect(set.securities.map((s: { symbol: string; targetPercent: number; lowerModelTolerancePercent: number; upperModelTolerancePercent: number }) => [s.symbol, s.targetPercent - s.lowerModelTolerancePercent, s.targetPercent + s.upperModelTolerancePercent])).toEqual([['ECLA', 40, 40], ['ECLB', 51, 61]]);
+
+    const missing = (response: { statusCode: number; json: () => { status: number } }) => [response.statusCode, response.json().status];
+    expect(missing(await get(`/v1/security/securityset/details/${id}`, book.stranger))).toEqual([404, 404]);
+    expect(missing(await get(`/v1/security/securityset/details/${t.otherFirm.modelId}`))).toEqual([404, 404]);
+    expect(missing(await get('/v1/security/securityset/details/987654321'))).toEqual([404, 404]);
+    const bad = await get('/v1/security/securityset/details/abc');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('securitySetId');
   });
 
   it('searches securities by ticker, name or id, case-insensitive and partial', async () => {
@@ -272,6 +311,7 @@ describeEachDatabase('Eclipse v1 reads (portfolios, holdings, securities, trade 
       `/v1/portfolio/portfolios/${book.portfolioId}/accounts`,
       `/v1/holding/holdings/simple?inAccountId=${book.accountIds[0]}`,
       '/v1/security/securityset',
+      `/v1/security/securityset/details/${book.modelId}`,
       '/v1/security/securities?search=a',
       '/v1/tradeorder/instances?startDate=2026-11-01&endDate=2026-11-02',
       '/v1/tradeorder/trades',

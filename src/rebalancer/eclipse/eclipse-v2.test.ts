@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/support/app.js';
 import { describeEachDatabase } from '../../../test/support/databases.js';
+import { rebalancerSession } from '../../../test/support/rebalancer.js';
 import { type EclipseBook, eclipseBook } from './test-support.js';
 
 /** The source system's v2 Eclipse reads: accounts, set aside settings, trade block reads, blocks, strategies, teams and searches. */
@@ -252,6 +253,14 @@ describeEachDatabase('Eclipse v2 reads (accounts, trade blocks, teams, searches)
     expect(byName.json()).toEqual({ portfolios: [], accounts: [], models: [] });
     expect((await get('/api/v2/GlobalSearch/GlobalSearchList?search=ecl-7731&limit=1')).json().accounts).toEqual([{ id: book.accountIds[0], name: 'Eclipse Brokerage', isDeleted: false }]);
     expect((await get('/api/v2/GlobalSearch/GlobalSearchList?search=eclipse', book.stranger)).json()).toEqual({ portfolios: [], accounts: [], models: [] });
+    // Models are those the caller may see: one on a team is found by the team's members only.
+    const team = await t.db.kysely.insertInto('teams').values({ firm_id: t.firm.firmId, name: 'Desk Global' }).returning('id').executeTakeFirstOrThrow();
+    await t.db.kysely.insertInto('team_users').values({ firm_id: t.firm.firmId, team_id: team.id, user_id: t.firm.users.advisor.id }).execute();
+    const teamModel = await post('/v1/modeling/models', { name: 'Eclipse Desk Only', cashTargetPercent: 10, teamIds: [team.id], targets: [{ productId: book.products[0]!.id, targetPercent: 90 }] }, book.admin);
+    expect(teamModel.statusCode, teamModel.body).toBe(200);
+    const modelsSeen = async (who: 'advisor' | 'reader') => (await get('/api/v2/GlobalSearch/GlobalSearchList?search=ECLIPSE%20desk', await rebalancerSession(t, who))).json().models;
+    expect(await modelsSeen('advisor')).toEqual([{ id: teamModel.json().id, name: 'Eclipse Desk Only', isDeleted: false }]);
+    expect(await modelsSeen('reader')).toEqual([]);
     const none = await get('/api/v2/GlobalSearch/GlobalSearchList');
     expect(none.statusCode).toBe(400);
     expect(fields(none.json())).toEqual(['querystring.search']);

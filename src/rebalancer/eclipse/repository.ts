@@ -1,7 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { isPostgres } from '../../db/dialect.js';
 import { pricedHoldingsByAccount } from '../../db/holdings.js';
+import { type SearchTerm, firmColumn, likeTerm, textMatch } from '../../db/search.js';
+
+export { type SearchTerm, searchTerm } from '../../db/search.js';
 
 /** Ids per `in (...)` list: a batch read may name every account of a firm, far past the drivers' parameter limits. */
 const CHUNK = 500;
@@ -11,57 +13,6 @@ async function inChunks<T>(ids: readonly number[], read: (chunk: number[]) => Pr
   for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await read(ids.slice(i, i + CHUNK))));
   return out;
 }
-
-/**
- * A search term as the source system's users type it: a number (an id, or digits of an account
- * number), part of a name, or a ticker. Matched case-insensitively anywhere in the text; `\`
- * escapes the LIKE wildcards the user typed.
- */
-export interface SearchTerm {
-  /** The term as typed, trimmed. */
-  text: string;
-  /** Lower-cased `%term%` for `like … escape '\'`. */
-  pattern: string;
-  /** The term as an id when it is all digits. */
-  id: number | null;
-}
-
-export function searchTerm(text: string): SearchTerm {
-  const trimmed = text.trim().toLowerCase();
-  return { text: text.trim(), pattern: `%${trimmed.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, id: /^\d{1,9}$/.test(trimmed) ? Number(trimmed) : null };
-}
-
-const like = (column: string, term: SearchTerm) => sql<boolean>`lower(${sql.ref(column)}) like ${term.pattern} escape '\\'`;
-
-/** The shortest term the trigram indexes find: a shorter one is matched by reading the rows in id order. */
-const TRIGRAM = 3;
-
-const usesTrigramTable = (db: Kysely<Database>, term: SearchTerm) => !isPostgres(db) && term.text.length >= TRIGRAM;
-
-/**
- * Rows whose `columns` contain the term, case-insensitively, or (`byId`) whose id it is. On SQLite
- * a term of three characters or more is looked up in the table's FTS5 trigram index (migration
- * 0026) as a phrase, which is a substring; on PostgreSQL the LIKE itself uses the trigram GIN
- * indexes when pg_trgm was available (the planner's choice), and reads the rows otherwise.
- */
-function matching(db: Kysely<Database>, id: string, search: 'accounts_search' | 'registrations_search', columns: { ref: string; name: string }[], term: SearchTerm, byId: boolean) {
-  if (!usesTrigramTable(db, term)) {
-    const likes = columns.map((c) => like(c.ref, term));
-    return sql<boolean>`(${sql.join(byId && term.id !== null ? [sql`${sql.ref(id)} = ${term.id}`, ...likes] : likes, sql` or `)})`;
-  }
-  const phrase = `"${term.text.replace(/"/g, '""')}"`;
-  const query = columns.length === 1 ? `${columns[0]!.name} : ${phrase}` : `{${columns.map((c) => c.name).join(' ')}} : ${phrase}`;
-  const ids = sql`select rowid from ${sql.table(search)} where ${sql.table(search)} match ${query}`;
-  return sql<boolean>`${sql.ref(id)} in (${byId && term.id !== null ? sql`${ids} union all select ${term.id}` : ids})`;
-}
-
-/**
- * The firm column to compare. Beside a trigram lookup it is written `+firm_id`, which keeps SQLite
- * from walking the firm's (firm_id, id) index in id order and testing every account against the
- * matches, a cost that grows with the firm; it reads the matches by id instead, a cost that grows
- * with the matches.
- */
-const firmOf = (db: Kysely<Database>, column: string, term: SearchTerm | undefined) => (term && usesTrigramTable(db, term) ? sql<number>`+${sql.ref(column)}` : sql<number>`${sql.ref(column)}`);
 
 /** Pending trade orders are the open ones; the others were executed or cancelled. */
 export const PENDING_STATUS = 'Open';
@@ -75,8 +26,8 @@ export class EclipseRepository {
   constructor(readonly db: Kysely<Database>) {}
 
   private portfolios(firmId: number, search: SearchTerm | undefined) {
-    let query = this.db.selectFrom('registrations as r').innerJoin('clients as c', 'c.id', 'r.client_id').where(firmOf(this.db, 'r.firm_id', search), '=', firmId);
-    if (search) query = query.where(matching(this.db, 'r.id', 'registrations_search', [{ ref: 'r.name', name: 'name' }], search, true));
+    let query = this.db.selectFrom('registrations as r').innerJoin('clients as c', 'c.id', 'r.client_id').where(firmColumn(this.db, 'r.firm_id', search), '=', firmId);
+    if (search) query = query.where(textMatch(this.db, 'r.id', 'registrations_search', [{ ref: 'r.name', name: 'name' }], search, true));
     return query;
   }
 
@@ -151,9 +102,14 @@ export class EclipseRepository {
       .selectFrom('products')
       .select(['id', 'ticker', 'name', 'type', 'class', 'sub_class', 'category', 'price_micros', 'price_date', 'is_cash'])
       .where('firm_id', '=', firmId)
-      .where((eb) => eb.or([...(term.id === null ? [] : [eb('id', '=', term.id)]), like('ticker', term), like('name', term)]));
+      .where((eb) => eb.or([...(term.id === null ? [] : [eb('id', '=', term.id)]), likeTerm('ticker', term), likeTerm('name', term)]));
     if (options.excludeCash) query = query.where('is_cash', '=', 0);
     return query.orderBy('id').limit(options.top).offset(options.skip).execute();
+  }
+
+  /** The firm's products of those ids (ticker and name). */
+  productNames(firmId: number, ids: readonly number[]) {
+    return inChunks([...ids], (chunk) => this.db.selectFrom('products').select(['id', 'ticker', 'name']).where('firm_id', '=', firmId).where('id', 'in', chunk).execute());
   }
 
   /** Trade instances created at or after `from` and before `before` (ISO timestamps), newest first. */
@@ -310,18 +266,88 @@ export class EclipseRepository {
       .selectFrom('accounts as a')
       .innerJoin('registrations as r', 'r.id', 'a.registration_id')
       .select(['a.id', 'a.name', 'a.number', 'a.custodian', 'a.registration_id', 'r.name as registration_name', 'r.type as registration_type', 'a.sleeve_type', 'a.model_id', 'a.cash_cents', 'a.is_active', 'a.created_at', 'a.created_by', 'a.edited_at', 'a.edited_by'])
-      .where(firmOf(this.db, 'a.firm_id', term), '=', firmId)
+      .where(firmColumn(this.db, 'a.firm_id', term), '=', firmId)
       .where(
         page.nameOnly
-          ? matching(this.db, 'a.id', 'accounts_search', [{ ref: 'a.name', name: 'name' }], term, false)
-          : matching(this.db, 'a.id', 'accounts_search', [{ ref: 'a.number', name: 'number' }, { ref: 'a.name', name: 'name' }], term, true),
+          ? textMatch(this.db, 'a.id', 'accounts_search', [{ ref: 'a.name', name: 'name' }], term, false)
+          : textMatch(this.db, 'a.id', 'accounts_search', [{ ref: 'a.number', name: 'number' }, { ref: 'a.name', name: 'name' }], term, true),
       );
     if (!page.includeClosed) query = query.where('a.is_active', '=', 1);
     return query.orderBy('a.id').limit(page.limit).offset(page.offset).execute();
   }
 
-  /** Registrations matching the term in name (or id), by id. */
-  searchPortfolios(firmId: number, term: SearchTerm, limit: number, nameOnly = false) {
-    return this.portfolios(firmId, nameOnly ? { ...term, id: null } : term).select(['r.id', 'r.name']).orderBy('r.id').limit(limit).execute();
+  /**
+   * GlobalSearchList in one statement: up to `limit` registrations, accounts and models matching
+   * the term, each lookup limited on its own index before the three are put together (one round
+   * trip instead of a statement per kind and per model). Models are those the caller may see: a
+   * model with no team is seen by every user of the firm, one with teams by their members, and
+   * every model by `seesEveryModel` (a platform administrator), as ModelService decides.
+   * `ord` orders the models (the one whose id the term is first, then by name); the others go by id.
+   */
+  async globalSearch(firmId: number, term: SearchTerm, options: { limit: number; nameOnly: boolean; includeClosed: boolean; userId: number; seesEveryModel: boolean }) {
+    const { limit, nameOnly } = options;
+    const db = this.db;
+    const id = nameOnly ? null : term.id;
+    const registrations = db
+      .selectFrom('registrations as r')
+      .select(['r.id', 'r.name'])
+      .where(firmColumn(db, 'r.firm_id', term), '=', firmId)
+      .where(textMatch(db, 'r.id', 'registrations_search', [{ ref: 'r.name', name: 'name' }], term, !nameOnly))
+      .orderBy('r.id')
+      .limit(limit);
+    let accounts = db
+      .selectFrom('accounts as a')
+      .select(['a.id', 'a.name', 'a.is_active', 'a.cash_cents'])
+      .where(firmColumn(db, 'a.firm_id', term), '=', firmId)
+      .where(
+        nameOnly
+          ? textMatch(db, 'a.id', 'accounts_search', [{ ref: 'a.name', name: 'name' }], term, false)
+          : textMatch(db, 'a.id', 'accounts_search', [{ ref: 'a.number', name: 'number' }, { ref: 'a.name', name: 'name' }], term, true),
+      );
+    if (!options.includeClosed) accounts = accounts.where('a.is_active', '=', 1);
+    let models = db
+      .selectFrom('models as m')
+      .select(['m.id', 'm.name', 'm.is_active'])
+      .where('m.firm_id', '=', firmId)
+      .where((eb) => eb.or([likeTerm('m.name', term), ...(id === null ? [] : [eb('m.id', '=', id)])]));
+    if (!options.includeClosed) models = models.where('m.is_active', '=', 1);
+    if (!options.seesEveryModel) {
+      models = models.where((eb) =>
+        eb.or([
+          eb.not(eb.exists(eb.selectFrom('model_teams as mt').select('mt.team_id').where('mt.firm_id', '=', firmId).whereRef('mt.model_id', '=', 'm.id'))),
+          eb.exists(
+            eb
+              .selectFrom('model_teams as mt')
+              .innerJoin('team_users as tu', (join) => join.onRef('tu.team_id', '=', 'mt.team_id').onRef('tu.firm_id', '=', 'mt.firm_id'))
+              .select('mt.team_id')
+              .where('mt.firm_id', '=', firmId)
+              .whereRef('mt.model_id', '=', 'm.id')
+              .where('tu.user_id', '=', options.userId),
+          ),
+        ]),
+      );
+    }
+    // The model whose id the term is comes first (a bare constant would be read as a column number by SQLite).
+    const idFirst = id === null ? [] : [sql<number>`case when ${sql.ref('m.id')} = ${id} then 0 else 1 end`];
+    const modelOrder = sql.join([...idFirst, sql.ref('m.name'), sql.ref('m.id')]);
+    const limitedModels = models.orderBy(modelOrder).limit(limit);
+    const noCash = sql<string | number | null>`cast(null as bigint)`;
+    const rows = await db
+      .selectFrom(registrations.as('p'))
+      .select([sql<string>`'portfolio'`.as('kind'), 'p.id', 'p.name', sql<number>`1`.as('is_active'), noCash.as('cash_cents'), sql<string | number>`0`.as('ord')])
+      .unionAll(db.selectFrom(accounts.orderBy('a.id').limit(limit).as('a')).select([sql<string>`'account'`.as('kind'), 'a.id', 'a.name', 'a.is_active', sql<string | number | null>`${sql.ref('a.cash_cents')}`.as('cash_cents'), sql<string | number>`0`.as('ord')]))
+      .unionAll(
+        db
+          .selectFrom(limitedModels.as('m'))
+          .select([sql<string>`'model'`.as('kind'), 'm.id', 'm.name', 'm.is_active', noCash.as('cash_cents'), sql<string | number>`row_number() over (order by ${modelOrder})`.as('ord')]),
+      )
+      .execute();
+    const of = (kind: string) => rows.filter((r) => r.kind === kind);
+    const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
+    return {
+      portfolios: of('portfolio').sort(byId),
+      accounts: of('account').sort(byId),
+      models: of('model').sort((a, b) => Number(a.ord) - Number(b.ord)),
+    };
   }
 }

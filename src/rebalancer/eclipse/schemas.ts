@@ -138,6 +138,29 @@ export const SecuritySet = Type.Object({
   editedBy: Type.String(),
 });
 
+export const SecuritySetParams = Type.Object({ securitySetId: IdSchema({ description: 'A security set: the id of a model the caller may see' }) });
+
+const SecurityRef = {
+  id: Type.Integer({ description: 'The security (product) id' }),
+  securityId: Type.Integer({ description: 'The same id' }),
+  symbol: Type.String({ description: 'The ticker' }),
+  name: Type.String(),
+};
+
+export const SecuritySetSecurity = Type.Object({
+  ...SecurityRef,
+  rank: Type.Integer({ description: 'Position of the line in the model, from 1' }),
+  targetPercent: Type.Number(),
+  lowerModelTolerancePercent: Type.Number({ description: 'Percentage points below the target before it is out of tolerance' }),
+  upperModelTolerancePercent: Type.Number({ description: 'Percentage points above the target' }),
+  equivalences: Type.Array(Type.Object(SecurityRef), { description: 'Equivalent securities, in rank order' }),
+});
+
+export const SecuritySetDetail = Type.Object({
+  ...SecuritySet.properties,
+  securities: Type.Array(SecuritySetSecurity, { description: 'The model\'s lines with each security\'s symbol and name, and its equivalents\' (what the source system\'s client reads)' }),
+});
+
 export const InstancesQuery = Type.Object({
   startDate: IsoDate,
   endDate: IsoDate,
@@ -369,6 +392,7 @@ export type PortfolioDetail = Static<typeof PortfolioDetail>;
 export type HoldingSimple = Static<typeof HoldingSimple>;
 export type Security = Static<typeof Security>;
 export type SecuritySet = Static<typeof SecuritySet>;
+export type SecuritySetDetail = Static<typeof SecuritySetDetail>;
 export type TradeInstance = Static<typeof TradeInstance>;
 export type TradeOrder = Static<typeof TradeOrder>;
 export type SleeveItem = Static<typeof SleeveItem>;

@@ -2,15 +2,16 @@ import type { Principal } from '../../auth/service.js';
 import { roundCents } from '../../engine/index.js';
 import { heldDollars } from '../../shared/holding-values.js';
 import { type Clock, today } from '../../shared/clock.js';
-import { notFound, validationError, validationFailed } from '../../shared/errors.js';
+import { DomainError, notFound, validationError, validationFailed } from '../../shared/errors.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../../shared/money.js';
 import { mapPages, pagesById } from '../../shared/pages.js';
 import { toListItem } from '../../set-aside-cash/records.js';
 import type { ModelService } from '../models/service.js';
+import type { ModelRecord } from '../models/schemas.js';
 import type { Paged, RebalancerAccountService } from '../accounts/service.js';
 import type { EclipseRepository } from './repository.js';
 import { PENDING_STATUS, searchTerm } from './repository.js';
-import type { HoldingSimple, PortfolioDetail, PortfolioSimple, Security, SecuritySet, SetAsideSetting, SleeveItem, TradeInstance, TradeOrder, TradingBlock } from './schemas.js';
+import type { HoldingSimple, PortfolioDetail, PortfolioSimple, Security, SecuritySet, SecuritySetDetail, SetAsideSetting, SleeveItem, TradeInstance, TradeOrder, TradingBlock } from './schemas.js';
 
 type PortfolioRow = NonNullable<Awaited<ReturnType<EclipseRepository['portfolio']>>>;
 type ProductRow = Awaited<ReturnType<EclipseRepository['securities']>>[number];
@@ -56,6 +57,32 @@ function sleeveOf(s: SleeveRow): SleeveItem {
     modelId: s.model_id,
     modelName: s.model_name,
     isDeleted: s.is_active === 1 ? 0 : 1,
+  };
+}
+
+/** A model as the source system's security set: its lines in order (docs/decisions/eclipse-concepts.md). */
+function securitySetOf(m: ModelRecord): SecuritySet {
+  return {
+    id: m.id,
+    name: m.name,
+    description: m.description,
+    isDynamic: false,
+    isDeleted: m.isActive === 1 ? 0 : 1,
+    cashTargetPercent: m.cashTargetPercent,
+    details: m.targets.map((t, index) => ({
+      securitySetId: m.id,
+      securityId: t.productId,
+      symbol: t.ticker,
+      rank: index + 1,
+      targetPercent: t.targetPercent,
+      lowerModelTolerancePercent: t.lowerTolerance,
+      upperModelTolerancePercent: t.upperTolerance,
+      equivalences: t.equivalents.map((securityId) => ({ securityId })),
+    })),
+    createdDate: m.createdOn,
+    createdBy: m.createdBy,
+    editedDate: m.editedOn,
+    editedBy: m.editedBy,
   };
 }
 
@@ -179,30 +206,39 @@ export class EclipseService {
 
   /** Security sets: the models the caller may see, each with its lines in order. */
   async securitySets(principal: Principal, page: { top: number; skip: number }): Promise<{ items: SecuritySet[]; total: number }> {
-    const { items: models, total } = await this.models.page(principal, page);
-    const items = models.map((m) => ({
-      id: m.id,
-      name: m.name,
-      description: m.description,
-      isDynamic: false,
-      isDeleted: m.isActive === 1 ? 0 : 1,
-      cashTargetPercent: m.cashTargetPercent,
-      details: m.targets.map((t, index) => ({
-        securitySetId: m.id,
-        securityId: t.productId,
-        symbol: t.ticker,
+    const { items, total } = await this.models.page(principal, page);
+    return { items: items.map(securitySetOf), total };
+  }
+
+  /**
+   * One security set (a model the caller may see) with its lines' securities and their
+   * equivalents by symbol and name; 404 for a model of another firm, an invisible or unknown one.
+   */
+  async securitySet(principal: Principal, id: number): Promise<SecuritySetDetail> {
+    let model: ModelRecord;
+    try {
+      model = await this.models.get(principal, id);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'not_found') throw notFound('security set (model)', id);
+      throw error;
+    }
+    const ids = new Set(model.targets.flatMap((t) => [t.productId, ...t.equivalents]));
+    const products = new Map((await this.repository.productNames(principal.firmId, [...ids])).map((p) => [p.id, p]));
+    const ref = (productId: number) => {
+      const p = products.get(productId);
+      return { id: productId, securityId: productId, symbol: p?.ticker ?? '', name: p?.name ?? '' };
+    };
+    return {
+      ...securitySetOf(model),
+      securities: model.targets.map((t, index) => ({
+        ...ref(t.productId),
         rank: index + 1,
         targetPercent: t.targetPercent,
         lowerModelTolerancePercent: t.lowerTolerance,
         upperModelTolerancePercent: t.upperTolerance,
-        equivalences: t.equivalents.map((securityId) => ({ securityId })),
+        equivalences: t.equivalents.map(ref),
       })),
-      createdDate: m.createdOn,
-      createdBy: m.createdBy,
-      editedDate: m.editedOn,
-      editedBy: m.editedBy,
-    }));
-    return { items, total };
+    };
   }
 
   async securities(firmId: number, query: { search: string; top: number; skip?: number; excludeCashSecurity: boolean }): Promise<Security[]> {

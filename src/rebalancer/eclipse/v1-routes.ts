@@ -19,6 +19,8 @@ import {
   Security,
   SecuritySet,
   SecuritySetsQuery,
+  SecuritySetDetail,
+  SecuritySetParams,
   SleeveItem,
   TradeInstance,
   TradeOrder,
@@ -144,6 +146,20 @@ export const eclipseV1Routes: FastifyPluginAsyncTypebox<{ eclipse: EclipseServic
       sendPageHeaders(request, reply, { top: $top, skip: $skip, returned: items.length, total });
       return items;
     },
+  );
+  app.get(
+    '/v1/security/securityset/details/:securitySetId',
+    {
+      config: read,
+      schema: {
+        tags: portfolioTags,
+        summary: 'One security set (a model the caller may see) with its securities: symbol, name, target, tolerance band and equivalents',
+        description: 'A security set here is a model\'s lines; its id is the model id. `securities` carries each line\'s symbol and name and its equivalents\' (`details` is the same lines as in the list). 404 when the firm has no such model or the caller may not see it.',
+        params: SecuritySetParams,
+        response: responses({ 200: SecuritySetDetail }, [401, 403, 404]),
+      },
+    },
+    async (request) => eclipse.securitySet(principalOf(request), request.params.securitySetId),
   );
   app.get(
     '/v1/security/securities',

@@ -1,7 +1,8 @@
+import { Privilege } from '../../auth/privileges.js';
 import type { Principal } from '../../auth/service.js';
 import { roundCents } from '../../engine/index.js';
 import { heldDollars } from '../../shared/holding-values.js';
-import { DomainError, notFound, validationError } from '../../shared/errors.js';
+import { notFound, validationError } from '../../shared/errors.js';
 import { centsToDollars } from '../../shared/money.js';
 import { mapPages } from '../../shared/pages.js';
 import type { TradeBlockReasonService } from '../../trade-blocks/reasons.js';
@@ -112,16 +113,6 @@ export class EclipseV2Service {
     return out;
   }
 
-  /** The model of that id when the caller may see it; none otherwise. */
-  private async visibleModel(principal: Principal, id: number) {
-    try {
-      return [await this.eclipse.models.get(principal, id)];
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'not_found') return [];
-      throw error;
-    }
-  }
-
   async sleeveStrategies(firmId: number): Promise<SleeveStrategy[]> {
     const { aggs, members, assigned } = await this.repository.strategies(firmId);
     const used = new Set(assigned.map((a) => a.sleeve_strategy_id));
@@ -174,15 +165,14 @@ export class EclipseV2Service {
     const text = query.search?.trim() || query.name?.trim();
     if (!text) throw validationError('querystring.search', 'is required (or name): the text to search for');
     const nameOnly = !query.search?.trim();
-    const term = searchTerm(text);
     const firmId = principal.firmId;
-    const all = query.status === 'all';
-    const portfolios = await this.repository.searchPortfolios(firmId, term, query.limit, nameOnly);
-    const accounts = await this.repository.searchAccounts(firmId, term, { limit: query.limit, offset: 0, includeClosed: all, nameOnly });
-    // Only the models whose name matches are built into records (and the one whose id it is).
-    const named = await this.eclipse.models.list(principal, { name: text });
-    const byId = !nameOnly && term.id !== null && !named.some((m) => m.id === term.id) ? await this.visibleModel(principal, term.id) : [];
-    const models = [...byId, ...named].filter((m) => all || m.isActive === 1).slice(0, query.limit);
+    const { portfolios, accounts, models } = await this.repository.globalSearch(firmId, searchTerm(text), {
+      limit: query.limit,
+      nameOnly,
+      includeClosed: query.status === 'all',
+      userId: principal.userId,
+      seesEveryModel: principal.privileges.has(Privilege.PlatformAdmin),
+    });
     let portfolioValue = new Map<number, number>();
     let accountValue = new Map<number, number>();
     if (query.includeValue) {
@@ -194,7 +184,7 @@ export class EclipseV2Service {
     return {
       portfolios: portfolios.map((p) => ({ id: p.id, name: p.name, ...value(portfolioValue, p.id), isDeleted: false })),
       accounts: accounts.map((a) => ({ id: a.id, name: a.name, ...value(accountValue, a.id), isDeleted: a.is_active !== 1 })),
-      models: models.map((m) => ({ id: m.id, name: m.name, isDeleted: m.isActive !== 1 })),
+      models: models.map((m) => ({ id: m.id, name: m.name, isDeleted: m.is_active !== 1 })),
     };
   }
 }
