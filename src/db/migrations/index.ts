@@ -23,6 +23,7 @@ import { performance } from './0025_performance.js';
 import { searchIndexes } from './0026_search_indexes.js';
 import { substitutionScopes } from './0027_substitution_scopes.js';
 import { accountIsSma } from './0028_account_is_sma.js';
+import { accountValuesCovering } from './0029_account_values_covering.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0026_search_indexes': searchIndexes,
   '0027_substitution_scopes': substitutionScopes,
   '0028_account_is_sma': accountIsSma,
+  '0029_account_values_covering': accountValuesCovering,
 };
 
 export const migrationProvider: MigrationProvider = {
