@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import { analyze, type IdMap, inWriteTransaction, writeTables } from '../seed/repository.js';
 import { checkSleeveTotals, emptyTables, forWriting, handleRow, type ImportTables } from './entities.js';
-import { loadHistoryLookups, loadStoredHistory } from '../performance/import-repository.js';
+import { historyOf, loadHistoryLookups, loadStoredHistory, updateCurrentPrices } from '../performance/import-repository.js';
 import { firmExists, loadHeld, loadLookups, Lookups } from './lookups-repository.js';
 import { LotWriter } from './tax-lots.js';
 import { SubstitutionImport } from './substitutions.js';
@@ -130,6 +130,7 @@ export async function importBook(db: Db, firmId: number, files: string[], option
       await lots.replacements(known, errors);
       imported.substitutions = await new SubstitutionImport(conn, firmId, lookups).write(known, errors);
       if (errors.length > 0) throw new ImportRefused();
+      if (imported.prices > 0) await updateCurrentPrices(conn, firmId, historyOf(lookups).priceDays.keys().flatMap((index) => known.products?.[index] ?? []));
     });
   } catch (error) {
     if (!(error instanceof ImportRefused)) throw error;

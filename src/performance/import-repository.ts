@@ -86,3 +86,23 @@ export async function loadStoredHistory(conn: Kysely<Database>, firmId: number, 
     }
   }
 }
+
+/**
+ * Products whose imported price history reaches their current price's date take the latest price
+ * of their history as the current price, as a custodian's price feed would set it: a price dated
+ * on or after the current one replaces it; an older one stays history only.
+ */
+export async function updateCurrentPrices(conn: Kysely<Database>, firmId: number, productIds: readonly number[]): Promise<void> {
+  for (let i = 0; i < productIds.length; i += CHUNK) {
+    await conn
+      .updateTable('products')
+      .set((eb) => {
+        const latest = eb.selectFrom('product_prices as pp').whereRef('pp.product_id', '=', 'products.id').orderBy('pp.price_date', 'desc').limit(1);
+        return { price_micros: latest.select('pp.price_micros'), price_date: latest.select('pp.price_date') };
+      })
+      .where('firm_id', '=', firmId)
+      .where('id', 'in', productIds.slice(i, i + CHUNK))
+      .where((eb) => eb.or([eb('price_date', 'is', null), eb('price_date', '<=', eb.selectFrom('product_prices as pp').select((p) => p.fn.max('pp.price_date').as('d')).whereRef('pp.product_id', '=', 'products.id'))]))
+      .execute();
+  }
+}

@@ -31,6 +31,11 @@ export interface PriceRow {
 export class DaysTaken {
   private readonly bits = new Map<number, { base: number; set: Uint8Array }>();
 
+  /** The keys any day was marked for. */
+  keys(): number[] {
+    return [...this.bits.keys()];
+  }
+
   /** Marks the day; false when it was marked already. */
   add(key: number, day: number): boolean {
     let entry = this.bits.get(key);

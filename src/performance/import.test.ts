@@ -89,6 +89,24 @@ describeEachDatabase('import of account_values and prices', (dialect) => {
     expect((await values()).length).toBe(before);
   });
 
+  it('makes the latest imported price the current one when it is not older; an older one stays history', async () => {
+    const other = (await db.kysely.selectFrom('products').select(['id', 'ticker', 'price_micros', 'price_date']).where('firm_id', '=', firmId).where('is_cash', '=', 0).where('ticker', '!=', ticker).orderBy('id').executeTakeFirstOrThrow());
+    const current = () => db.kysely.selectFrom('products').select(['price_micros', 'price_date']).where('id', '=', other.id).executeTakeFirstOrThrow();
+    expect(other.price_date).toBe('2025-06-30');
+    // Older than the current price (30 June 2025): history only.
+    const older = await importBook(db, firmId, [file('prices.csv', `ticker,date,price\n${other.ticker},2009-12-31,1.5\n`)]);
+    expect(older.errors).toEqual([]);
+    expect(await current()).toEqual({ price_micros: other.price_micros, price_date: '2025-06-30' });
+    // A failed import changes nothing, the current price included.
+    const failed = await importBook(db, firmId, [file('prices.csv', `ticker,date,price\n${other.ticker},2025-07-01,2\nNOSUCH,2025-07-01,1\n`)]);
+    expect(failed.ok).toBe(false);
+    expect(await current()).toEqual({ price_micros: other.price_micros, price_date: '2025-06-30' });
+    // Newer ones, out of date order in the file: the latest date's price becomes current.
+    const newer = await importBook(db, firmId, [file('prices.csv', `ticker,date,price\n${other.ticker},2025-07-02,12.25\n${other.ticker},2025-07-01,12\n`)]);
+    expect(newer.errors).toEqual([]);
+    expect(await current()).toEqual({ price_micros: 12_250_000, price_date: '2025-07-02' });
+  });
+
   it('takes JSON rows under the entity names', async () => {
     const [, b] = accounts;
     const report = await importBook(db, firmId, [file('history.json', JSON.stringify({ account_values: [{ account: b, date: '2012-12-31', marketValue: 42 }] }))]);

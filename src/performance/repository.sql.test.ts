@@ -1,17 +1,38 @@
 /**
- * The daily valuation writes a date's account values in bulk, built as SQL text per dialect; what
- * it sends is checked in beside this file (`__sql__/`), so a change to the write shows in the
- * diff. After an intended change, update the files with:
+ * The performance repository's SQL built per dialect is checked in beside this file (`__sql__/`):
+ * the daily valuation's bulk write of a date's account values, and the read that packs each
+ * account's history into one text. A change to either shows in the diff. After an intended change,
+ * update the files with:
  *
  *   npx vitest run src/performance/repository.sql.test.ts -u
  */
 import { describe, expect, it } from 'vitest';
-import { bulkWriteText } from '../../test/support/sql-snapshot.js';
-import { accountValuesWrite } from './repository.js';
+import { bulkWriteText, compilerOf, sqlText } from '../../test/support/sql-snapshot.js';
+import { accountValuesWrite, membersWithHistoriesQuery, unpackHistory } from './repository.js';
 
 describe.each(['sqlite', 'postgres'] as const)('valuation writes [%s]', (dialect) => {
   it("one date's account values", async () => {
     const rows = [{ accountId: 10, cents: 1_000_00, flow: 0, fee: -25, income: 12 }];
     await expect(bulkWriteText(dialect, accountValuesWrite(1, '2026-11-26', rows))).toMatchFileSnapshot(`__sql__/insert-account-values.${dialect}.sql`);
+  });
+});
+
+describe.each(['sqlite', 'postgres'] as const)('packed performance read [%s]', (dialect) => {
+  const db = compilerOf(dialect);
+  it("an account's history, one row an account", async () => {
+    await expect(sqlText(membersWithHistoriesQuery(db, 1, 'Accounts', [10], '2026-09-30'))).toMatchFileSnapshot(`__sql__/members-with-histories.${dialect}.sql`);
+  });
+  it("a household's accounts with their histories", async () => {
+    await expect(sqlText(membersWithHistoriesQuery(db, 1, 'Clients', [3, 4]))).toMatchFileSnapshot(`__sql__/household-members-with-histories.${dialect}.sql`);
+  });
+});
+
+describe('unpackHistory', () => {
+  it('reads dates, an empty value as none, and signed money', () => {
+    expect(unpackHistory('2026-01-01,100000,0,0,0;2026-01-02,,-5000,25,3')).toEqual([
+      { day: Date.UTC(2026, 0, 1) / 86_400_000, value: 100_000, flow: 0, fee: 0, income: 0 },
+      { day: Date.UTC(2026, 0, 2) / 86_400_000, value: null, flow: -5000, fee: 25, income: 3 },
+    ]);
+    expect(unpackHistory(null)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { type BulkColumn, bulkWrite, type BulkWrite } from '../db/bulk-insert.js';
+import { isPostgres } from '../db/dialect.js';
 import type { HistoryDay } from '../engine/performance/returns.js';
 
 export type PerformanceEntity = 'Accounts' | 'Registrations' | 'Clients';
@@ -18,12 +19,49 @@ export interface ModelTargets {
   lines: { productId: number; weight: number }[];
 }
 
-// Accounts read per statement. Not the bind limit (db/id-chunks.ts): each account brings years of
-// daily rows, so this bounds the rows one read holds in memory (500 accounts × ~780 days for three years).
+// Entities read per statement. Not the bind limit (db/id-chunks.ts): each account brings years of
+// daily rows, so this bounds the history one read holds in memory (500 entities' accounts × ~780
+// days for three years; the batch asks for 100 entities at a time).
 const CHUNK = 500;
 
 /** Day number of a stored YYYY-MM-DD date: written checked, so read without the checks of dayOf. */
 const storedDay = (text: string): number => Date.parse(text) / 86_400_000;
+
+export interface MemberHistory extends MemberAccount {
+  history: HistoryDay[];
+}
+
+/**
+ * The members of `ids` with each one's history packed into one text: `date,value,flow,fee,income`
+ * per date in date order (value empty when none), `;` between dates. The database formats a date
+ * as stored; turning it into a day number here costs less than in the query.
+ * One row an account instead of one a date: a request's history is one statement and one value
+ * for the driver to parse (docs/decisions/performance-history-read.md).
+ */
+export function membersWithHistoriesQuery(db: Kysely<Database>, firmId: number, entity: PerformanceEntity, ids: readonly number[], untilDate?: string) {
+  const item = sql`concat_ws(',', v.value_date, coalesce(cast(v.market_value_cents as text), ''), v.net_flow_cents, v.fees_cents, v.income_cents)`;
+  const packed = isPostgres(db) ? sql`string_agg(${item}, ';' order by v.value_date)` : sql`group_concat(${item}, ';' order by v.value_date)`;
+  const until = untilDate === undefined ? sql`` : sql` and v.value_date <= ${untilDate}`;
+  const history = sql<string | null>`(select ${packed} from account_values as v where v.firm_id = accounts.firm_id and v.account_id = accounts.id${until})`;
+  let query = db
+    .selectFrom('accounts')
+    .innerJoin('registrations', 'registrations.id', 'accounts.registration_id')
+    .select(['accounts.id', 'accounts.number', 'accounts.name', 'accounts.model_id', 'accounts.registration_id', 'registrations.client_id', history.as('history')])
+    .where('accounts.firm_id', '=', firmId);
+  if (entity === 'Accounts') query = query.where('accounts.id', 'in', [...ids]);
+  else if (entity === 'Registrations') query = query.where('accounts.registration_id', 'in', [...ids]);
+  else query = query.where('registrations.client_id', 'in', [...ids]);
+  return query.orderBy('accounts.id');
+}
+
+/** The history packed by membersWithHistoriesQuery, one entry a date. */
+export function unpackHistory(packed: string | null): HistoryDay[] {
+  if (!packed) return [];
+  return packed.split(';').map((item) => {
+    const [date, value, flow, fee, income] = item.split(',');
+    return { day: storedDay(date as string), value: value === '' ? null : Number(value), flow: Number(flow), fee: Number(fee), income: Number(income) };
+  });
+}
 
 export class PerformanceRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -46,39 +84,26 @@ export class PerformanceRepository {
     return rows.map((r) => r.id);
   }
 
-  /** The accounts each entity is made of (an account: itself), in account id order. */
-  async membersOf(firmId: number, entity: PerformanceEntity, ids: readonly number[]): Promise<Map<number, MemberAccount[]>> {
-    const out = new Map<number, MemberAccount[]>(ids.map((id) => [id, []]));
+  /** The names of the firm's entities among `ids` (an id not of the firm is absent). */
+  async namesOf(firmId: number, entity: PerformanceEntity, ids: readonly number[]): Promise<Map<number, string>> {
+    const table = entity === 'Accounts' ? 'accounts' : entity === 'Registrations' ? 'registrations' : 'clients';
+    const out = new Map<number, string>();
     for (let i = 0; i < ids.length; i += CHUNK) {
-      const part = ids.slice(i, i + CHUNK);
-      let query = this.db
-        .selectFrom('accounts')
-        .innerJoin('registrations', 'registrations.id', 'accounts.registration_id')
-        .select(['accounts.id', 'accounts.number', 'accounts.name', 'accounts.model_id', 'accounts.registration_id', 'registrations.client_id'])
-        .where('accounts.firm_id', '=', firmId);
-      if (entity === 'Accounts') query = query.where('accounts.id', 'in', part);
-      else if (entity === 'Registrations') query = query.where('accounts.registration_id', 'in', part);
-      else query = query.where('registrations.client_id', 'in', part);
-      for (const a of await query.orderBy('accounts.id').execute()) {
-        const key = entity === 'Accounts' ? a.id : entity === 'Registrations' ? a.registration_id : a.client_id;
-        out.get(key)?.push({ id: a.id, number: a.number, name: a.name, modelId: a.model_id });
-      }
+      for (const r of await this.db.selectFrom(table).select(['id', 'name']).where('firm_id', '=', firmId).where('id', 'in', ids.slice(i, i + CHUNK)).execute()) out.set(r.id, r.name);
     }
     return out;
   }
 
-  /** Each account's history in date order, money in cents. */
-  async histories(firmId: number, accountIds: readonly number[], untilDate?: string): Promise<Map<number, HistoryDay[]>> {
-    const out = new Map<number, HistoryDay[]>(accountIds.map((id) => [id, []]));
-    for (let i = 0; i < accountIds.length; i += CHUNK) {
-      let query = this.db
-        .selectFrom('account_values')
-        .select(['account_id', 'value_date', 'market_value_cents', 'net_flow_cents', 'fees_cents', 'income_cents'])
-        .where('firm_id', '=', firmId)
-        .where('account_id', 'in', accountIds.slice(i, i + CHUNK));
-      if (untilDate) query = query.where('value_date', '<=', untilDate);
-      for (const r of await query.orderBy('account_id').orderBy('value_date').execute()) {
-        out.get(r.account_id)?.push({ day: storedDay(r.value_date), value: r.market_value_cents, flow: r.net_flow_cents, fee: r.fees_cents, income: r.income_cents });
+  /**
+   * The accounts each entity is made of (an account: itself), in account id order, each with its
+   * history up to `untilDate` in date order (money in cents): one statement per CHUNK entities.
+   */
+  async membersWithHistories(firmId: number, entity: PerformanceEntity, ids: readonly number[], untilDate?: string): Promise<Map<number, MemberHistory[]>> {
+    const out = new Map<number, MemberHistory[]>(ids.map((id) => [id, []]));
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      for (const a of await membersWithHistoriesQuery(this.db, firmId, entity, ids.slice(i, i + CHUNK), untilDate).execute()) {
+        const key = entity === 'Accounts' ? a.id : entity === 'Registrations' ? a.registration_id : a.client_id;
+        out.get(key)?.push({ id: a.id, number: a.number, name: a.name, modelId: a.model_id, history: unpackHistory(a.history) });
       }
     }
     return out;

@@ -53,8 +53,8 @@ export const PerformanceRecord = Type.Object({
   mwr: Fraction('Money-weighted return of the period (net)'),
   mwrAnnualized: Fraction('The money-weighted annual rate; null for periods under a year'),
   benchmark: Nullable(
-    Type.Object({ name: Type.String({ description: 'The model' }), twr: Type.Number(), twrAnnualized: Nullable(Type.Number()) }),
-    { description: "The model's targets rebalanced daily; null without one model for every account, or without prices" },
+    Type.Object({ name: Type.String({ description: "The model, or for accounts of several models `Blend: <model> <weight> %, …`" }), twr: Type.Number(), twrAnnualized: Nullable(Type.Number()) }),
+    { description: "The model's targets rebalanced daily; for a registration or household its accounts' models weighted by their values at the period's beginning. Null when an account holding money then has no model, or without prices" },
   ),
   periods: Type.Array(PeriodRow, { description: 'MTD, QTD, YTD, 1Y, 3Y, 5Y, ITD ending at endDate; a period beginning before the first valuation is left out, except ITD' }),
 });

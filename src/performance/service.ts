@@ -1,10 +1,10 @@
 // Performance records of accounts, registrations and households: the history read from the
 // repository, the returns computed by the pure rules in src/engine/performance.
 import type { Principal } from '../auth/service.js';
-import { aggregateHistory, annualize, benchmarkSeries, dailySeries, type HistoryDay, isoOf, measure, type Measurement, parseDay, roundReturn, standardPeriods } from '../engine/performance/index.js';
+import { aggregateHistory, annualize, benchmarkSeries, blendSeries, carriedValue, dailySeries, type HistoryDay, isoOf, measure, type Measurement, parseDay, roundReturn, standardPeriods } from '../engine/performance/index.js';
 import type { BenchmarkLine, StandardPeriod } from '../engine/performance/index.js';
 import { notFound, validationError, validationFailed } from '../shared/errors.js';
-import type { MemberAccount, PerformanceEntity, PerformanceRepository } from './repository.js';
+import type { MemberHistory, PerformanceEntity, PerformanceRepository } from './repository.js';
 
 export type { PerformanceEntity } from './repository.js';
 
@@ -83,7 +83,7 @@ interface Period {
 
 interface Measured {
   history: HistoryDay[];
-  members: MemberAccount[];
+  members: MemberHistory[];
   measurement: Measurement | null;
 }
 
@@ -113,16 +113,14 @@ export class PerformanceService {
 
   async record(principal: Principal, entity: PerformanceEntity, id: number, query: PerformanceQuery): Promise<PerformanceRecord> {
     const period = this.period(query);
-    const name = await this.nameOrThrow(principal.firmId, entity, id);
-    const [measured] = await this.measureMany(principal.firmId, entity, [id], period);
-    return this.toRecord(principal.firmId, entity, id, name, measured as Measured, new Map());
+    const { name, measured } = await this.measureOne(principal.firmId, entity, id, period);
+    return this.toRecord(principal.firmId, entity, id, name, measured, new Map());
   }
 
   async daily(principal: Principal, entity: PerformanceEntity, id: number, query: PerformanceQuery): Promise<DailyRow[]> {
     const period = this.period(query);
-    await this.nameOrThrow(principal.firmId, entity, id);
-    const [measured] = await this.measureMany(principal.firmId, entity, [id], period);
-    if (!measured?.measurement) return [];
+    const { measured } = await this.measureOne(principal.firmId, entity, id, period);
+    if (!measured.measurement) return [];
     return dailySeries(measured.history, measured.measurement).map((p) => ({
       date: isoOf(p.day),
       marketValue: money(p.value),
@@ -136,21 +134,15 @@ export class PerformanceService {
   async report(principal: Principal, entity: PerformanceEntity, id: number, query: PerformanceQuery): Promise<ReportView> {
     const period = this.period(query);
     const firmId = principal.firmId;
-    const name = await this.nameOrThrow(firmId, entity, id);
-    const [measured] = (await this.measureMany(firmId, entity, [id], period)) as [Measured];
+    const { name, measured } = await this.measureOne(firmId, entity, id, period);
     const models = new Map<number, ModelBenchmark | null>();
     const record = await this.toRecord(firmId, entity, id, name, measured, models);
     const m = measured.measurement;
     const daily = m
       ? dailySeries(measured.history, m).map((p) => ({ date: isoOf(p.day), marketValue: money(p.value), netFlow: money(p.flow), fees: money(p.fee), income: money(p.income), twrNetCumulative: p.twrNetCumulative }))
       : [];
-    let series: ReportView['benchmarkSeries'] = null;
-    const modelId = commonModel(measured.members);
-    if (m && modelId !== null) {
-      const model = await this.modelBenchmark(firmId, modelId, models);
-      const points = model ? benchmarkSeries(model.lines, m.beginDay, m.endDay) : null;
-      series = points ? points.map((p) => ({ date: isoOf(p.day), cumulative: p.cumulative })) : null;
-    }
+    const bench = m ? await this.benchmarkOf(firmId, measured, m, models) : null;
+    const series: ReportView['benchmarkSeries'] = bench ? bench.series.map((p) => ({ date: isoOf(p.day), cumulative: p.cumulative })) : null;
     const accounts: ReportView['accounts'] = [];
     if (entity !== 'Accounts' && m) {
       // Each account over the household's period, so the rows read against the total.
@@ -177,7 +169,8 @@ export class PerformanceService {
     const models = new Map<number, ModelBenchmark | null>();
     for (let i = 0; i < ids.length; i += BATCH_STEP) {
       const step = ids.slice(i, i + BATCH_STEP);
-      const names = await Promise.all(step.map((id) => this.repo.nameOf(firmId, body.entity, id)));
+      const found = await this.repo.namesOf(firmId, body.entity, step);
+      const names = step.map((id) => found.get(id));
       const missing = names.findIndex((n) => n === undefined);
       if (missing >= 0) {
         const at = (body.ids ? skip : 0) + i + missing;
@@ -189,20 +182,28 @@ export class PerformanceService {
     return out;
   }
 
-  private async nameOrThrow(firmId: number, entity: PerformanceEntity, id: number): Promise<string> {
-    const name = await this.repo.nameOf(firmId, entity, id);
-    if (name === undefined) throw notFound(ENTITY_LABEL[entity], id);
-    return name;
+  /**
+   * One entity measured, with its name; 404 when it is not the firm's. An account is read with its
+   * history in one statement; a registration or household is named first, as it may have no accounts.
+   */
+  private async measureOne(firmId: number, entity: PerformanceEntity, id: number, period: Period): Promise<{ name: string; measured: Measured }> {
+    const name = entity === 'Accounts' ? undefined : await this.repo.nameOf(firmId, entity, id);
+    if (entity !== 'Accounts' && name === undefined) throw notFound(ENTITY_LABEL[entity], id);
+    const [measured] = (await this.measureMany(firmId, entity, [id], period)) as [Measured];
+    if (entity === 'Accounts') {
+      const account = measured.members[0];
+      if (!account) throw notFound(ENTITY_LABEL[entity], id);
+      return { name: account.name, measured };
+    }
+    return { name: name as string, measured };
   }
 
   private async measureMany(firmId: number, entity: PerformanceEntity, ids: readonly number[], period: Period): Promise<Measured[]> {
-    const members = await this.repo.membersOf(firmId, entity, ids);
-    const accountIds = [...new Set([...members.values()].flat().map((a) => a.id))];
     const until = period.endDay === undefined ? undefined : isoOf(period.endDay);
-    const histories = await this.repo.histories(firmId, accountIds, until);
+    const members = await this.repo.membersWithHistories(firmId, entity, ids, until);
     return ids.map((id) => {
       const accounts = members.get(id) ?? [];
-      const history = entity === 'Accounts' ? (histories.get(id) ?? []) : aggregateHistory(accounts.map((a) => histories.get(a.id) ?? []));
+      const history = entity === 'Accounts' ? (accounts[0]?.history ?? []) : aggregateHistory(accounts.map((a) => a.history));
       return { history, members: accounts, measurement: measure(history, period.startDay, period.endDay) };
     });
   }
@@ -217,16 +218,12 @@ export class PerformanceService {
         benchmark: null, periods: [],
       };
     }
-    const modelId = commonModel(measured.members);
+    const bench = await this.benchmarkOf(firmId, measured, m, models);
     let benchmark: PerformanceRecord['benchmark'] = null;
-    if (modelId !== null) {
-      const model = await this.modelBenchmark(firmId, modelId, models);
-      const points = model ? benchmarkSeries(model.lines, m.beginDay, m.endDay) : null;
-      const twr = points ? (points[points.length - 1] as { cumulative: number }).cumulative : null;
-      if (model && twr !== null) {
-        const annual = annualize(twr, m.endDay - m.beginDay);
-        benchmark = { name: model.name, twr: roundReturn(twr), twrAnnualized: annual === null ? null : roundReturn(annual) };
-      }
+    if (bench) {
+      const twr = (bench.series[bench.series.length - 1] as { cumulative: number }).cumulative;
+      const annual = annualize(twr, m.endDay - m.beginDay);
+      benchmark = { name: bench.name, twr: roundReturn(twr), twrAnnualized: annual === null ? null : roundReturn(annual) };
     }
     return {
       entity, id, name,
@@ -260,6 +257,37 @@ export class PerformanceService {
   }
 
   /**
+   * The benchmark of a measured entity over its period (docs/decisions/performance-aggregates-and-benchmark.md):
+   * its accounts' models' benchmarks weighted by the accounts' values at the period's beginning
+   * close (as the aggregate counts them), held in those proportions. One model among the weighted
+   * accounts: that model's benchmark. Null when nothing is weighted, or when a weighted account
+   * has no model or its model's benchmark is null.
+   */
+  private async benchmarkOf(firmId: number, measured: Measured, m: Measurement, models: Map<number, ModelBenchmark | null>): Promise<{ name: string; series: { day: number; cumulative: number }[] } | null> {
+    const weightOf = new Map<number, number>();
+    let total = 0;
+    for (const account of measured.members) {
+      const value = measured.members.length === 1 ? m.beginningValue : (carriedValue(account.history, m.beginDay) ?? 0);
+      if (value <= 0) continue;
+      if (account.modelId === null) return null;
+      weightOf.set(account.modelId, (weightOf.get(account.modelId) ?? 0) + value);
+      total += value;
+    }
+    if (total <= 0) return null;
+    const parts: { name: string; weight: number; series: { day: number; cumulative: number }[] }[] = [];
+    for (const [modelId, value] of weightOf) {
+      const model = await this.modelBenchmark(firmId, modelId, models);
+      const series = model ? benchmarkSeries(model.lines, m.beginDay, m.endDay) : null;
+      if (!model || !series) return null;
+      parts.push({ name: model.name, weight: value / total, series });
+    }
+    if (parts.length === 1) return parts[0] as (typeof parts)[0];
+    parts.sort((a, b) => b.weight - a.weight || a.name.localeCompare(b.name));
+    const name = `Blend: ${parts.map((p) => `${p.name} ${formatWeight(p.weight)}`).join(', ')}`;
+    return { name, series: blendSeries(parts) };
+  }
+
+  /**
    * A model's targets with their price histories, read once per call however many entities follow
    * it, and kept for BENCHMARK_TTL_MS across calls: three years of a model's prices are most of a
    * single account's read, and prices change once a day.
@@ -290,8 +318,7 @@ interface ModelBenchmark {
   lines: BenchmarkLine[];
 }
 
-/** The model every account follows, or null when they follow none or different ones. */
-function commonModel(members: readonly MemberAccount[]): number | null {
-  const first = members[0]?.modelId ?? null;
-  return first !== null && members.every((a) => a.modelId === first) ? first : null;
+/** A blend's weight as the benchmark's name shows it: a percentage to one decimal place. */
+function formatWeight(weight: number): string {
+  return `${(Math.round(weight * 1000) / 10).toString()} %`;
 }

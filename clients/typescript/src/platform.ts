@@ -15121,9 +15121,9 @@ export interface paths {
                             mwr: number | null;
                             /** @description The money-weighted annual rate; null for periods under a year */
                             mwrAnnualized: number | null;
-                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            /** @description The model's targets rebalanced daily; for a registration or household its accounts' models weighted by their values at the period's beginning. Null when an account holding money then has no model, or without prices */
                             benchmark: {
-                                /** @description The model */
+                                /** @description The model, or for accounts of several models `Blend: <model> <weight> %, …` */
                                 name: string;
                                 twr: number;
                                 twrAnnualized: number | null;
@@ -15538,9 +15538,9 @@ export interface paths {
                             mwr: number | null;
                             /** @description The money-weighted annual rate; null for periods under a year */
                             mwrAnnualized: number | null;
-                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            /** @description The model's targets rebalanced daily; for a registration or household its accounts' models weighted by their values at the period's beginning. Null when an account holding money then has no model, or without prices */
                             benchmark: {
-                                /** @description The model */
+                                /** @description The model, or for accounts of several models `Blend: <model> <weight> %, …` */
                                 name: string;
                                 twr: number;
                                 twrAnnualized: number | null;
@@ -15955,9 +15955,9 @@ export interface paths {
                             mwr: number | null;
                             /** @description The money-weighted annual rate; null for periods under a year */
                             mwrAnnualized: number | null;
-                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            /** @description The model's targets rebalanced daily; for a registration or household its accounts' models weighted by their values at the period's beginning. Null when an account holding money then has no model, or without prices */
                             benchmark: {
-                                /** @description The model */
+                                /** @description The model, or for accounts of several models `Blend: <model> <weight> %, …` */
                                 name: string;
                                 twr: number;
                                 twrAnnualized: number | null;
@@ -16400,9 +16400,9 @@ export interface paths {
                             mwr: number | null;
                             /** @description The money-weighted annual rate; null for periods under a year */
                             mwrAnnualized: number | null;
-                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            /** @description The model's targets rebalanced daily; for a registration or household its accounts' models weighted by their values at the period's beginning. Null when an account holding money then has no model, or without prices */
                             benchmark: {
-                                /** @description The model */
+                                /** @description The model, or for accounts of several models `Blend: <model> <weight> %, …` */
                                 name: string;
                                 twr: number;
                                 twrAnnualized: number | null;
@@ -30651,9 +30651,9 @@ export interface paths {
                             mwr: number | null;
                             /** @description The money-weighted annual rate; null for periods under a year */
                             mwrAnnualized: number | null;
-                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            /** @description The model's targets rebalanced daily; for a registration or household its accounts' models weighted by their values at the period's beginning. Null when an account holding money then has no model, or without prices */
                             benchmark: {
-                                /** @description The model */
+                                /** @description The model, or for accounts of several models `Blend: <model> <weight> %, …` */
                                 name: string;
                                 twr: number;
                                 twrAnnualized: number | null;
@@ -31068,9 +31068,9 @@ export interface paths {
                             mwr: number | null;
                             /** @description The money-weighted annual rate; null for periods under a year */
                             mwrAnnualized: number | null;
-                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            /** @description The model's targets rebalanced daily; for a registration or household its accounts' models weighted by their values at the period's beginning. Null when an account holding money then has no model, or without prices */
                             benchmark: {
-                                /** @description The model */
+                                /** @description The model, or for accounts of several models `Blend: <model> <weight> %, …` */
                                 name: string;
                                 twr: number;
                                 twrAnnualized: number | null;
@@ -31485,9 +31485,9 @@ export interface paths {
                             mwr: number | null;
                             /** @description The money-weighted annual rate; null for periods under a year */
                             mwrAnnualized: number | null;
-                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            /** @description The model's targets rebalanced daily; for a registration or household its accounts' models weighted by their values at the period's beginning. Null when an account holding money then has no model, or without prices */
                             benchmark: {
-                                /** @description The model */
+                                /** @description The model, or for accounts of several models `Blend: <model> <weight> %, …` */
                                 name: string;
                                 twr: number;
                                 twrAnnualized: number | null;
@@ -31930,9 +31930,9 @@ export interface paths {
                             mwr: number | null;
                             /** @description The money-weighted annual rate; null for periods under a year */
                             mwrAnnualized: number | null;
-                            /** @description The model's targets rebalanced daily; null without one model for every account, or without prices */
+                            /** @description The model's targets rebalanced daily; for a registration or household its accounts' models weighted by their values at the period's beginning. Null when an account holding money then has no model, or without prices */
                             benchmark: {
-                                /** @description The model */
+                                /** @description The model, or for accounts of several models `Blend: <model> <weight> %, …` */
                                 name: string;
                                 twr: number;
                                 twrAnnualized: number | null;

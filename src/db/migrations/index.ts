@@ -23,6 +23,7 @@ import { performance } from './0025_performance.js';
 import { searchIndexes } from './0026_search_indexes.js';
 import { substitutionScopes } from './0027_substitution_scopes.js';
 import { accountIsSma } from './0028_account_is_sma.js';
+import { accountValuesCovering } from './0029_account_values_covering.js';
 import { searchIndexUpkeep } from './0030_search_index_upkeep.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0026_search_indexes': searchIndexes,
   '0027_substitution_scopes': substitutionScopes,
   '0028_account_is_sma': accountIsSma,
+  '0029_account_values_covering': accountValuesCovering,
   '0030_search_index_upkeep': searchIndexUpkeep,
 };
 

@@ -47,3 +47,17 @@ export function aggregateHistory(members: readonly (readonly HistoryDay[])[]): H
   }
   return out;
 }
+
+/**
+ * A member's value at the close of `day` as the aggregate counts it: its latest value on or before
+ * the day plus its net flows less its fees since then; null when it has no value yet.
+ */
+export function carriedValue(history: readonly HistoryDay[], day: number): number | null {
+  let value: number | null = null;
+  for (const h of history) {
+    if (h.day > day) break;
+    if (h.value !== null) value = h.value;
+    else if (value !== null) value += h.flow - h.fee;
+  }
+  return value;
+}

@@ -51,3 +51,25 @@ export function benchmarkReturn(lines: readonly BenchmarkLine[], s: number, e: n
   const series = benchmarkSeries(lines, s, e);
   return series === null ? null : (series[series.length - 1] as { cumulative: number }).cumulative;
 }
+
+/**
+ * A blend of benchmark series held in fixed proportions from the period's start (weights summing
+ * to 1): on each day of any part, Σ wᵢ·Cᵢ(d), each part's cumulative return being its latest on or
+ * before d. The parts start on the same day at 0.
+ */
+export function blendSeries(parts: readonly { weight: number; series: readonly { day: number; cumulative: number }[] }[]): { day: number; cumulative: number }[] {
+  const days = [...new Set(parts.flatMap((p) => p.series.map((s) => s.day)))].sort((a, b) => a - b);
+  const cursors = parts.map(() => 0);
+  const latest = parts.map(() => 0);
+  return days.map((day) => {
+    let cumulative = 0;
+    parts.forEach((part, k) => {
+      while ((cursors[k] as number) < part.series.length && (part.series[cursors[k] as number] as { day: number }).day <= day) {
+        latest[k] = (part.series[cursors[k] as number] as { cumulative: number }).cumulative;
+        cursors[k] = (cursors[k] as number) + 1;
+      }
+      cumulative += part.weight * (latest[k] as number);
+    });
+    return { day, cumulative };
+  });
+}
