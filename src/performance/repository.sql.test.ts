@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bulkWriteText, compilerOf, sqlText } from '../../test/support/sql-snapshot.js';
-import { accountValuesWrite, membersWithHistoriesQuery, unpackHistory } from './repository.js';
+import { accountValuesWrite, membersWithHistoriesQuery } from './repository.js';
 
 describe.each(['sqlite', 'postgres'] as const)('valuation writes [%s]', (dialect) => {
   it("one date's account values", async () => {
@@ -24,15 +24,5 @@ describe.each(['sqlite', 'postgres'] as const)('packed performance read [%s]', (
   });
   it("a household's accounts with their histories", async () => {
     await expect(sqlText(membersWithHistoriesQuery(db, 1, 'Clients', [3, 4]))).toMatchFileSnapshot(`__sql__/household-members-with-histories.${dialect}.sql`);
-  });
-});
-
-describe('unpackHistory', () => {
-  it('reads dates, an empty value as none, and signed money', () => {
-    expect(unpackHistory('2026-01-01,100000,0,0,0;2026-01-02,,-5000,25,3')).toEqual([
-      { day: Date.UTC(2026, 0, 1) / 86_400_000, value: 100_000, flow: 0, fee: 0, income: 0 },
-      { day: Date.UTC(2026, 0, 2) / 86_400_000, value: null, flow: -5000, fee: 25, income: 3 },
-    ]);
-    expect(unpackHistory(null)).toEqual([]);
   });
 });

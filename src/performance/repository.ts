@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.js';
 import { type BulkColumn, bulkWrite, type BulkWrite } from '../db/bulk-insert.js';
 import { isPostgres } from '../db/dialect.js';
 import type { HistoryDay } from '../engine/performance/returns.js';
+import { unpackHistory } from './packed-history.js';
 
 export type PerformanceEntity = 'Accounts' | 'Registrations' | 'Clients';
 
@@ -52,15 +53,6 @@ export function membersWithHistoriesQuery(db: Kysely<Database>, firmId: number, 
   else if (entity === 'Registrations') query = query.where('accounts.registration_id', 'in', [...ids]);
   else query = query.where('registrations.client_id', 'in', [...ids]);
   return query.orderBy('accounts.id');
-}
-
-/** The history packed by membersWithHistoriesQuery, one entry a date. */
-export function unpackHistory(packed: string | null): HistoryDay[] {
-  if (!packed) return [];
-  return packed.split(';').map((item) => {
-    const [date, value, flow, fee, income] = item.split(',');
-    return { day: storedDay(date as string), value: value === '' ? null : Number(value), flow: Number(flow), fee: Number(fee), income: Number(income) };
-  });
 }
 
 export class PerformanceRepository {
