@@ -39,3 +39,15 @@ export function preparedQuery<A extends unknown[], R>(build: (db: Kysely<Databas
   };
   return Object.assign(run, { compile });
 }
+
+/**
+ * Runs a read built for one call the way preparedQuery runs its reads: outside a transaction on
+ * the SQLite statement, or as a PostgreSQL prepared statement. Only for reads whose text takes few
+ * shapes (each distinct text is prepared once per connection and kept): a hot read of one entity,
+ * not one whose `in` list grows with a batch.
+ */
+export async function readPrepared<R>(db: Kysely<Database>, query: Compilable<R>): Promise<R[]> {
+  const compiled = query.compile();
+  const rows = readDirectly(db, compiled.sql, compiled.parameters);
+  return rows ? ((await rows) as R[]) : (await db.executeQuery(compiled)).rows;
+}

@@ -5,6 +5,7 @@ import { type BulkColumn, bulkWrite, type BulkWrite } from '../db/bulk-insert.js
 import { isPostgres } from '../db/dialect.js';
 import type { HistoryDay } from '../engine/performance/returns.js';
 import { unpackHistory } from './packed-history.js';
+import { readPrepared } from '../db/prepared.js';
 
 export type PerformanceEntity = 'Accounts' | 'Registrations' | 'Clients';
 
@@ -93,7 +94,10 @@ export class PerformanceRepository {
   async membersWithHistories(firmId: number, entity: PerformanceEntity, ids: readonly number[], untilDate?: string): Promise<Map<number, MemberHistory[]>> {
     const out = new Map<number, MemberHistory[]>(ids.map((id) => [id, []]));
     for (let i = 0; i < ids.length; i += CHUNK) {
-      for (const a of await membersWithHistoriesQuery(this.db, firmId, entity, ids.slice(i, i + CHUNK), untilDate).execute()) {
+      const query = membersWithHistoriesQuery(this.db, firmId, entity, ids.slice(i, i + CHUNK), untilDate);
+      // One entity's read (every Performance request) has one text per kind of entity and end
+      // date option, so it is prepared: on PostgreSQL planning it cost a third of running it.
+      for (const a of ids.length === 1 ? await readPrepared(this.db, query) : await query.execute()) {
         const key = entity === 'Accounts' ? a.id : entity === 'Registrations' ? a.registration_id : a.client_id;
         out.get(key)?.push({ id: a.id, number: a.number, name: a.name, modelId: a.model_id, history: unpackHistory(a.history) });
       }
