@@ -14,18 +14,16 @@
  * - the rebalancer's whole lists (every account of the firm in one call), with how long a health
  *   check waits meanwhile beside the same check on the idle server.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import SqliteDatabase from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { benchPostgresUrl, withPostgresSchema, withSqliteFile } from './_databases.js';
 import { buildApp } from '../src/app.js';
 import { digest } from '../src/auth/secrets.js';
 import { type AppConfig, loadConfig } from '../src/config.js';
-import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
+import type { Db } from '../src/db/database.js';
 import { seedDemoFirm } from '../src/seed/demo.js';
 
 const { values } = parseArgs({
@@ -231,39 +229,24 @@ async function run(label: string, db: Db, config: AppConfig, floor: FloorReads) 
 
 console.log(`machine load: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 if (values.only !== 'postgres') {
-  const dir = mkdtempSync(join(process.env.DATA_DIR ?? tmpdir(), 'bench-reads-'));
-  const file = join(dir, 'bench.sqlite');
-  const db = openDatabase({ dialect: 'sqlite', file });
-  await migrateToLatest(db);
-  const floor = sqliteFloor(file);
-  try {
-    await run('sqlite', db, loadConfig({ LOG_LEVEL: 'silent' }, { database: { dialect: 'sqlite', file: ':memory:' } }), floor);
-  } finally {
-    await floor.close();
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await withSqliteFile('bench-reads', async (db, file) => {
+    const floor = sqliteFloor(file);
+    try {
+      await run('sqlite', db, loadConfig({ LOG_LEVEL: 'silent' }, { database: { dialect: 'sqlite', file: ':memory:' } }), floor);
+    } finally {
+      await floor.close();
+    }
+  });
 }
-const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-if (values.only !== 'sqlite' && !url) console.log('postgres: skipped (set TEST_DATABASE_URL)');
-if (values.only !== 'sqlite' && url) {
-  const schema = `bench_reads_${process.pid}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const scoped = new URL(url);
-  scoped.searchParams.set('options', `-c search_path=${schema}`);
-  const db = openDatabase({ dialect: 'postgres', url, poolSize: 10 }, { schema });
-  const floor = postgresFloor(scoped.toString());
-  try {
-    await migrateToLatest(db);
-    const config = loadConfig({ LOG_LEVEL: 'silent', JOB_SCHEMA: `${schema}_jobs` }, { database: { dialect: 'postgres', url: scoped.toString(), poolSize: 10 } });
-    await run('postgres', db, config, floor);
-  } finally {
-    await floor.close();
-    await db.close();
-    await admin.query(`drop schema ${schema} cascade`);
-    await admin.query(`drop schema if exists ${schema}_jobs cascade`);
-    await admin.end();
-  }
+const url = values.only === 'sqlite' ? undefined : benchPostgresUrl();
+if (url) {
+  await withPostgresSchema(url, `bench_reads_${process.pid}`, async ({ db, schema, scopedUrl }) => {
+    const floor = postgresFloor(scopedUrl);
+    try {
+      const config = loadConfig({ LOG_LEVEL: 'silent', JOB_SCHEMA: `${schema}_jobs` }, { database: { dialect: 'postgres', url: scopedUrl, poolSize: 10 } });
+      await run('postgres', db, config, floor);
+    } finally {
+      await floor.close();
+    }
+  });
 }

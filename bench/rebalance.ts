@@ -5,10 +5,10 @@
  * every position and writing the same trade rows with the driver directly) and the ratio to it.
  * SQLite runs on a file (as in production) with the in-process queue; PostgreSQL with two
  * `wealth worker` processes.
- * Goals (issue 16): advisory 100,000 accounts under 10 s on SQLite and within 2x the floor, under
+ * Goals: advisory 100,000 accounts under 10 s on SQLite and within 2x the floor, under
  * 15 s on PostgreSQL with two workers; direct-indexing 2,000 accounts within 2x the floor; demo
  * under 10 s; peak memory under 1 GiB a process.
- * Then (issue 19) the same accounts again with taxOptions (MinTax lots, a long-term budget, wash
+ * Then the same accounts again with taxOptions (MinTax lots, a long-term budget, wash
  * sales avoided, harvesting), after cancelling the first run's trades so both read the same book:
  * goal at most 1.5x the run without, and direct-indexing within 2x its floor. `--no-tax` skips it.
  * The tax-aware run is also set beside its own floor: the same reads plus every lot of the taxable

@@ -3,7 +3,7 @@
  * `--profile demo|advisory|direct-indexing` picks the book (src/seed/profiles.ts).
  * Seeds N households (default 100,000) into a temporary SQLite file and, when TEST_DATABASE_URL
  * or DATABASE_URL is set, into a fresh PostgreSQL schema; prints households/s, rows/s, wall
- * time and peak RSS for each. Goals (issue 16): 100,000 households in under 10 s on SQLite, under 30 s on PostgreSQL.
+ * time and peak RSS for each. Goals: 100,000 households in under 10 s on SQLite, under 30 s on PostgreSQL.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -58,7 +58,7 @@ async function relay(target: URL) {
 }
 
 /**
- * Issue 14: terminating the service's PostgreSQL connections (twice, during a running
+ * Terminating the service's PostgreSQL connections (twice, during a running
  * 10,000-account rebalance) and taking the database away for a while: the process stays up,
  * health says 503 while the database is away, requests get a 503 problem, and the batch completes
  * by itself with every trade stored once.

@@ -5,7 +5,7 @@ import { describeEachDatabase } from './support/databases.js';
 import { fuzzService } from './support/fuzz.js';
 
 /**
- * Issue 14: every operation of both OpenAPI documents, sent schema-derived and hostile values on
+ * Every operation of both OpenAPI documents, sent schema-derived and hostile values on
  * both databases: no 5xx, and no refused write leaves a row behind. CI runs FUZZ_RUNS cases per
  * operation (10 by default); `npm run fuzz -- --requests N` runs a long campaign.
  */

@@ -146,7 +146,7 @@ describeEachDatabase('wealth migrate', (database) => {
   }, 60_000);
 });
 
-/** Issue 14: seeding and writing the credentials happen together or not at all; each firm keeps its own file. */
+/** Seeding and writing the credentials happen together or not at all; each firm keeps its own file. */
 describeEachDatabase('wealth seed', (database) => {
   const spawned = spawnedEnvironment(database, 'seed', (dir) => ({ SQLITE_FILE: join(dir, 'seed.sqlite') }));
   const { env, dataDir } = spawned;

@@ -12,7 +12,7 @@ const ACCOUNTS = 10_000;
 const CHUNK = 200;
 
 /**
- * Issue 6: a PostgreSQL worker killed with SIGKILL in the middle of a 10,000-account batch; after
+ * A PostgreSQL worker killed with SIGKILL in the middle of a 10,000-account batch; after
  * another worker starts, the batch completes with every account's trades stored exactly once.
  */
 describeEachDatabase('a worker killed mid-batch', (database) => {

@@ -5,7 +5,7 @@ import { rebalancerSession } from '../support/rebalancer.js';
 import { CLIENT_CALLS, COMPAT_PLAN_EXTERNAL_ID, type ClientCall, type Fixture } from './orionapi-calls.js';
 
 /**
- * Issue 17: the source system's public Python client (`orionapi`, DockStreetAM/orion_module) works
+ * The source system's public Python client (`orionapi`, DockStreetAM/orion_module) works
  * against us unmodified. Each row of orionapi-calls.ts is a fact read from that client: the method,
  * the request it makes (its URL is `base_url` + `/path`, so paths carry a doubled slash) and the
  * fields of the answer it reads. This suite makes every call through HTTP and fails when one stops
