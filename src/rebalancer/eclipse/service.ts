@@ -11,7 +11,8 @@ import type { ModelRecord } from '../models/schemas.js';
 import type { Paged, RebalancerAccountService } from '../accounts/service.js';
 import type { EclipseRepository } from './repository.js';
 import { PENDING_STATUS, searchTerm } from './repository.js';
-import type { HoldingSimple, PortfolioDetail, PortfolioSimple, Security, SecuritySet, SecuritySetDetail, SetAsideSetting, SleeveItem, TradeInstance, TradeOrder, TradingBlock } from './schemas.js';
+import type { HoldingSimple, PortfolioDetail, PortfolioSimple, Security, SecuritySet, SecuritySetDetail, SleeveItem, TradeInstance, TradeOrder } from './schemas.js';
+import type { SetAsideSetting, TradingBlock } from './v2-schemas.js';
 
 type PortfolioRow = NonNullable<Awaited<ReturnType<EclipseRepository['portfolio']>>>;
 type ProductRow = Awaited<ReturnType<EclipseRepository['securities']>>[number];

@@ -7,25 +7,7 @@ import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
 import { validationError } from '../../shared/errors.js';
 import { AccountListItem, AccountSimple, SimpleAccountsQuery } from '../accounts/schemas.js';
-import {
-  HoldingSimple,
-  HoldingsQuery,
-  InstancesQuery,
-  PortfolioDetail,
-  PortfolioParams,
-  PortfolioSimple,
-  PortfoliosQuery,
-  SecuritiesQuery,
-  Security,
-  SecuritySet,
-  SecuritySetsQuery,
-  SecuritySetDetail,
-  SecuritySetParams,
-  SleeveItem,
-  TradeInstance,
-  TradeOrder,
-  TradesQuery,
-} from './schemas.js';
+import { HoldingSimple, HoldingsQuery, InstancesQuery, PortfolioDetail, PortfolioParams, PortfolioSimple, PortfoliosQuery, SecuritiesQuery, Security, SecuritySet, SecuritySetsQuery, SecuritySetDetail, SecuritySetParams, SleeveItem, TradeInstance, TradeOrder, TradesQuery } from './schemas.js';
 import type { EclipseService } from './service.js';
 
 const read = { privilege: Privilege.PortfolioRead };

@@ -5,32 +5,8 @@ import { COUNTED_PAGE_HEADERS, TOTAL_COUNT_HEADER, sendPageHeaders } from '../..
 import { responses } from '../../http/problem.js';
 import { principalOf } from '../../auth/hook.js';
 import { Privilege } from '../../auth/privileges.js';
-import {
-  AccountSearchItem,
-  AccountSearchQuery,
-  BlocksQuery,
-  DetailHistoryItem,
-  EditableReason,
-  GlobalSearchQuery,
-  GlobalSearchResult,
-  HistoryParams,
-  HistoryQuery,
-  RelatedEntitiesQuery,
-  RelatedEntityItem,
-  RestrictedPlanAccountsQuery,
-  SecuritySearchQuery,
-  Security,
-  SetAsideSetting,
-  SetAsideSettingsBody,
-  SleeveStrategy,
-  TeamItem,
-  TeamsQuery,
-  TradingBlock,
-  V2AccountDetail,
-  V2AccountListItem,
-  V2AccountParams,
-  V2AccountsQuery,
-} from './schemas.js';
+import { Security } from './schemas.js';
+import { AccountSearchItem, AccountSearchQuery, BlocksQuery, DetailHistoryItem, EditableReason, GlobalSearchQuery, GlobalSearchResult, HistoryParams, HistoryQuery, RelatedEntitiesQuery, RelatedEntityItem, RestrictedPlanAccountsQuery, SecuritySearchQuery, SetAsideSetting, SetAsideSettingsBody, SleeveStrategy, TeamItem, TeamsQuery, TradingBlock, V2AccountDetail, V2AccountListItem, V2AccountParams, V2AccountsQuery } from './v2-schemas.js';
 import type { EclipseService } from './service.js';
 import type { EclipseV2Service } from './v2-service.js';
 

@@ -11,7 +11,7 @@ import type { RebalancerTradeBlockService } from '../trade-block-details/service
 import { RelatedType } from '../trade-block-details/schemas.js';
 import type { Paged } from '../accounts/service.js';
 import { searchTerm } from './repository.js';
-import type { AccountSearchItem, DetailHistoryItem, GlobalSearchResult, SleeveStrategy, V2AccountDetail, V2AccountListItem } from './schemas.js';
+import type { AccountSearchItem, DetailHistoryItem, GlobalSearchResult, SleeveStrategy, V2AccountDetail, V2AccountListItem } from './v2-schemas.js';
 import type { EclipseService } from './service.js';
 
 /** The platform's entity codes (6 Registration, 7 Account) and the rebalancer's (16 Portfolio, 32 Account). */
