@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { bulkInsert, type Column, type ColumnType } from '../db/bulk-insert.js';
+import { type BulkConstant, bulkInsert, type BulkWrite, type Column, type ColumnType } from '../db/bulk-insert.js';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
@@ -150,21 +150,31 @@ export async function writeTables(
       for (let c = 0; c < readers.length; c++) tuple[first + c] = (readers[c] as ColumnReader)(r);
       return tuple;
     });
-    // One loop writes every generated table, so the column names are checked where the specs are
-    // written (keys of the seed rows, which db/schema.ts types), not here.
-    type Any = Column<typeof table>;
-    const constants: [Any, ColumnType, string | number][] = [['firm_id', 'int4', firmId]];
-    if (spec.audit) {
-      constants.push(['created_at' as Any, 'text', audit.at], ['created_by' as Any, 'text', audit.by], ['edited_at' as Any, 'text', audit.at], ['edited_by' as Any, 'text', audit.by]);
-    }
-    const typed: [Any, ColumnType][] = [...(withId ? [['id' as Any, 'int4'] as [Any, ColumnType]] : []), ...columns.map((c) => [c as Any, spec.columns[c] as ColumnType] as [Any, ColumnType])];
     const step = dialect === 'sqlite' ? SQLITE_ROWS_PER_STATEMENT : PG_ROWS_PER_STATEMENT;
     for (let start = 0; start < values.length; start += step) {
-      const part = values.slice(start, start + step);
+      const { columns: typed, constants, rows: part } = seedTableWrite(table, withId, firmId, audit, values.slice(start, start + step));
       await bulkInsert(conn, table, typed, constants, part);
     }
   }
   return ids;
+}
+
+/**
+ * The bulk write of a generated table's rows (each `[id?, …spec columns]`): the firm and, for
+ * audited tables, the audit columns are constants. Its statements are checked in under
+ * `__sql__/` (repository.sql.test.ts), one per table.
+ */
+export function seedTableWrite(table: TableName, withId: boolean, firmId: number, audit: { at: string; by: string }, rows: unknown[][]): BulkWrite<TableName> {
+  const spec = SPECS[table];
+  // One loop writes every generated table, so the column names are checked where the specs are
+  // written (keys of the seed rows, which db/schema.ts types), not here.
+  type Any = Column<typeof table>;
+  const constants: BulkConstant<TableName>[] = [['firm_id', 'int4', firmId]];
+  if (spec.audit) {
+    constants.push(['created_at' as Any, 'text', audit.at], ['created_by' as Any, 'text', audit.by], ['edited_at' as Any, 'text', audit.at], ['edited_by' as Any, 'text', audit.by]);
+  }
+  const columns: [Any, ColumnType][] = [...(withId ? [['id' as Any, 'int4'] as [Any, ColumnType]] : []), ...Object.keys(spec.columns).map((c) => [c as Any, spec.columns[c] as ColumnType] as [Any, ColumnType])];
+  return { table, columns, constants, rows };
 }
 
 type ColumnReader = (row: Record<string, unknown>) => unknown;
