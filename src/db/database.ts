@@ -103,8 +103,11 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
  * Hot reads (preparedQuery) as named prepared statements: each pooled connection plans one once,
  * and after a few runs PostgreSQL keeps a generic plan, where planning a join of four tables cost
  * several times its execution. A statement the server refuses to reuse (a column added under a
- * running process: "cached plan must not change result type") runs unnamed from then on.
+ * running process: "cached plan must not change result type") or no longer knows (a pooler in
+ * transaction mode handed the session another server connection) runs unnamed from then on.
  */
+const NOT_REUSABLE = new Set(['0A000', '26000']);
+
 function namedStatements(pool: pg.Pool) {
   const unnamed = new Set<string>();
   return async (text: string, parameters: readonly unknown[]): Promise<unknown[]> => {
@@ -114,7 +117,7 @@ function namedStatements(pool: pg.Pool) {
     try {
       return (await pool.query<Record<string, unknown>>({ name, text, values })).rows;
     } catch (error) {
-      if ((error as { code?: string }).code !== '0A000') throw error;
+      if (!NOT_REUSABLE.has((error as { code?: string }).code ?? '')) throw error;
       unnamed.add(text);
       return (await pool.query<Record<string, unknown>>(text, values)).rows;
     }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { insertFirm } from '../seed/repository.js';
-import type { Db } from './database.js';
+import { type Db, openDatabase } from './database.js';
 import { preparedQuery } from './prepared.js';
 
 const wholeFirm = preparedQuery((db, code: string) => db.selectFrom('firms').selectAll().where('code', '=', code));
@@ -54,6 +54,19 @@ describeEachDatabase('preparedQuery', (database) => {
     for (let i = 0; i < 3; i++) {
       const [row] = (await wholeFirm(target.db.kysely, 'PREP')).rows as Record<string, unknown>[];
       expect(row).toMatchObject({ name: 'Prepared', probe_added: null });
+    }
+  });
+
+  it('reads on when the server no longer knows a statement it prepared (a pooler gave another connection)', async () => {
+    if (database.config.dialect !== 'postgres') return;
+    // One connection, so the statement dropped is the one the client believes prepared.
+    const one = openDatabase({ ...database.config, poolSize: 1 }, { schema: target.db.schema });
+    try {
+      for (let i = 0; i < 3; i++) expect((await firmNamed(one.kysely, 'PREP')).rows).toHaveLength(1);
+      await sql`deallocate all`.execute(one.kysely);
+      for (let i = 0; i < 3; i++) expect((await firmNamed(one.kysely, 'PREP')).rows).toEqual([expect.objectContaining({ name: 'Prepared' })]);
+    } finally {
+      await one.close();
     }
   });
 });
