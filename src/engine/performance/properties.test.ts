@@ -73,8 +73,11 @@ describe('properties of the returns', () => {
   test('the household of one account equals the account', () => {
     fc.assert(
       fc.property(historyArb, fc.double({ min: 0, max: 1, noNaN: true }), ({ history }, at) => {
-        // Thin the history to month-end-like valuations so the aggregate's carried values are exercised.
-        const sparse = history.map((h, i) => (i % 7 === 3 ? { ...h, value: null } : h));
+        // Money is stored in whole cents, so the aggregate's sums are exact there: the generated
+        // history is rounded to whole units as the database holds it (with fractions, summing
+        // 1000 + (480.44… − 1000) differs from 480.44… in the last bit). Thinned to month-end-like
+        // valuations so the aggregate's carried values are exercised.
+        const sparse = history.map((h, i) => ({ ...h, value: i % 7 === 3 ? null : Math.round(h.value as number), flow: Math.round(h.flow) }));
         const last = (sparse[sparse.length - 1] as HistoryDay).day;
         const start = START + Math.floor(at * (last - START));
         expect(m(aggregateHistory([sparse]), start)).toEqual(m(sparse, start));
