@@ -34,8 +34,7 @@ export function preparedQuery<A extends unknown[], R>(build: (db: Kysely<Databas
   const run = async (db: Kysely<Database>, ...args: A): Promise<QueryResult<R>> => {
     const query = compile(db, args.length);
     const parameters = query.parameters.map((p) => (p instanceof Argument ? args[p.index] : p));
-    const rows = query.query.kind === 'SelectQueryNode' ? readDirectly(db, query.sql, parameters) : undefined;
-    return rows ? { rows: (await rows) as R[] } : db.executeQuery<R>({ ...query, parameters });
+    return runCompiled(db, { ...query, parameters });
   };
   return Object.assign(run, { compile });
 }
@@ -47,7 +46,11 @@ export function preparedQuery<A extends unknown[], R>(build: (db: Kysely<Databas
  * not one whose `in` list grows with a batch.
  */
 export async function readPrepared<R>(db: Kysely<Database>, query: Compilable<R>): Promise<R[]> {
-  const compiled = query.compile();
-  const rows = readDirectly(db, compiled.sql, compiled.parameters);
-  return rows ? ((await rows) as R[]) : (await db.executeQuery(compiled)).rows;
+  return (await runCompiled(db, query.compile())).rows;
+}
+
+/** A compiled query, a read run directly where `db` allows it (direct-reads.ts), else through Kysely. */
+async function runCompiled<R>(db: Kysely<Database>, query: CompiledQuery<R>): Promise<QueryResult<R>> {
+  const rows = query.query.kind === 'SelectQueryNode' ? readDirectly(db, query.sql, query.parameters) : undefined;
+  return rows ? { rows: (await rows) as R[] } : db.executeQuery<R>(query);
 }

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { type BulkConstant, bulkInsert, type BulkWrite, type Column, type ColumnType } from '../db/bulk-insert.js';
+import { type BulkConstant, bulkWrite, type BulkWrite, type Column, type ColumnType } from '../db/bulk-insert.js';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
@@ -152,8 +152,7 @@ export async function writeTables(
     });
     const step = dialect === 'sqlite' ? SQLITE_ROWS_PER_STATEMENT : PG_ROWS_PER_STATEMENT;
     for (let start = 0; start < values.length; start += step) {
-      const { columns: typed, constants, rows: part } = seedTableWrite(table, withId, firmId, audit, values.slice(start, start + step));
-      await bulkInsert(conn, table, typed, constants, part);
+      await bulkWrite(conn, seedTableWrite(table, withId, firmId, audit, values.slice(start, start + step)));
     }
   }
   return ids;
