@@ -8,6 +8,7 @@ import { healthRoutes } from './http/health.js';
 import { homeRoutes, type ServedApp } from './http/home.js';
 import { refuseHostileInput } from './http/hostile-input.js';
 import { secureResponses } from './http/security-headers.js';
+import { cacheResponses } from './http/response-cache.js';
 import { ProblemSchema } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
 import { authorizationServerMetadata, issuerOf } from './auth/oauth-routes.js';
@@ -84,6 +85,8 @@ export async function buildApp({ config, db, clock = systemClock, logStream }: A
   const services = createServices(config, db, clock);
   // Tests and tools on this process write revocations through it, as the routes do.
   app.decorate('revocations', services.revocations);
+  // Before the applications register: its hooks must reach their routes.
+  cacheResponses(app, services.dataChanges, clock, config.responseCacheBytes);
   const background = backgroundWork(services, app.log);
   app.addHook('onReady', () => background.start());
   app.addHook('onClose', () => background.stop());

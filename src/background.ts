@@ -17,19 +17,23 @@ interface Job {
  * in list order and stop in reverse.
  */
 export function backgroundWork(services: Services, log: Logger, role: ProcessRole = 'server') {
-  const { outbox, pushOutbox, setAsideSweeper, queue, watchdog, dailyValuation, revocations } = services;
+  const { outbox, pushOutbox, setAsideSweeper, queue, watchdog, dailyValuation, revocations, dataChanges } = services;
   // The queue resumes the chunks of batches that were running when the process stopped; the watchdog follows it.
   const jobs: Job[] = role === 'worker' ? [queue, watchdog] : [outbox, pushOutbox, setAsideSweeper, queue, watchdog, dailyValuation];
   for (const job of jobs) job.log = log;
   return {
     async start() {
       // Until its channel listens, the token cache does not answer: requests look tokens up.
-      if (role === 'server') revocations.start(log);
+      if (role === 'server') {
+        revocations.start(log);
+        // Until it listens (PostgreSQL), the response cache neither keeps nor serves answers.
+        dataChanges.start(log);
+      }
       for (const job of jobs) await job.start();
     },
     async stop() {
       for (const job of [...jobs].reverse()) await job.stop();
-      if (role === 'server') await revocations.stop();
+      if (role === 'server') await Promise.all([revocations.stop(), dataChanges.stop()]);
     },
   };
 }

@@ -30,6 +30,8 @@ export interface AppConfig {
   workerInServer: boolean;
   /** Minute of the UTC day after which the server values the day's accounts (VALUATION_TIME, HH:MM); null: off. */
   valuationMinute?: number | null;
+  /** Bytes of answers the response cache may hold (RESPONSE_CACHE_MB; 0 turns it off). */
+  responseCacheBytes: number;
   workerConcurrency: number;
   rebalanceChunkSize: number;
   chunkTimeoutSeconds: number;
@@ -179,6 +181,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     publicUrl: origin(env, 'PUBLIC_URL', `http://localhost:${port}`),
     pushAllowPrivateNetworks: boolean(env, 'PUSH_ALLOW_PRIVATE_NETWORKS', false),
     valuationMinute: valuationMinute(env),
+    responseCacheBytes: integer(env, 'RESPONSE_CACHE_MB', 64, 0, 16_384) * 1024 * 1024,
     ...overrides,
   };
 }

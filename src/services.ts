@@ -2,6 +2,7 @@ import type { AppConfig } from './config.js';
 import type { Db } from './db/database.js';
 import { AuthRepository } from './auth/repository.js';
 import { revocationsFor } from './auth/revocations.js';
+import { dataChangesFor } from './db/data-changes.js';
 import { OAuthService } from './auth/oauth-service.js';
 import { AuthService } from './auth/service.js';
 import { UserAdminService } from './auth/users.js';
@@ -153,6 +154,8 @@ export function createServices(config: AppConfig, db: Db, clock: Clock, role: Pr
     auth,
     authRepository,
     revocations,
+    /** Whether the data changed since a read: the response cache's stamp (src/http/response-cache.ts). */
+    dataChanges: dataChangesFor(db, config.database),
     oauth: new OAuthService(
       authRepository,
       auth,

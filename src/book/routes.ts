@@ -58,7 +58,7 @@ export const bookRoutes: FastifyPluginAsyncTypebox<BookRouteOptions> = async (ap
     app.get(
       base,
       {
-        config: read,
+        config: { ...read, cacheable: true },
         schema: {
           tags,
           summary: `List ${entity.label}s, paged by id; with $count=true the total is in X-Total-Count`,

@@ -10,6 +10,7 @@ import { type Dialect, dialectOf } from './dialect.js';
 import type { Database } from './schema.js';
 import { type RowStatement, objectRows } from './sqlite-rows.js';
 import { allowDirectReads } from './direct-reads.js';
+import { ObservedDialect } from './observed-dialect.js';
 
 // bigint columns hold cents, micros and ids, all far below 2^53: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -26,6 +27,12 @@ export interface Db {
    * database file, and only then (the pragma data_version); what this process cached may be stale.
    */
   dataVersion?: () => number;
+  /**
+   * Moves on whenever this process writes (SQLite: and whenever another process commits to the
+   * file); undefined while a write may be half done (an open SQLite transaction). Read without a
+   * query, for src/db/data-changes.ts.
+   */
+  writeStamp(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -78,7 +85,15 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
     // inside) another request's uncommitted transaction. Kysely's path waits its turn instead.
     allowDirectReads(kysely, (text, parameters) => (sqlite.open && !sqlite.inTransaction ? statements.prepare(text).all(parameters) : undefined));
     const dataVersion = sqlite.prepare('pragma data_version').pluck();
-    return { kysely, dialect: dialectOf(kysely), dataVersion: () => (sqlite.open ? (dataVersion.get() as number) : 0), close: () => kysely.destroy() };
+    // Rows this connection changed since it opened, rolled back or not: any write moves it on.
+    const totalChanges = sqlite.prepare('select total_changes()').pluck();
+    return {
+      kysely,
+      dialect: dialectOf(kysely),
+      dataVersion: () => (sqlite.open ? (dataVersion.get() as number) : 0),
+      writeStamp: () => (sqlite.open && !sqlite.inTransaction ? `${dataVersion.get() as number}:${totalChanges.get() as number}` : undefined),
+      close: () => kysely.destroy(),
+    };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -94,9 +109,10 @@ export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}):
   // A connection checked out of the pool (a transaction between two statements) reports its loss
   // on the client itself; the query in hand then fails, and the pool discards the client.
   pool.on('connect', (client) => client.on('error', report));
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const observed = new ObservedDialect(new PostgresDialect({ pool }));
+  const kysely = new Kysely<Database>({ dialect: observed });
   allowDirectReads(kysely, namedStatements(pool));
-  return { kysely, dialect: dialectOf(kysely), schema: options.schema, close: () => kysely.destroy() };
+  return { kysely, dialect: dialectOf(kysely), schema: options.schema, writeStamp: () => String(observed.writes()), close: () => kysely.destroy() };
 }
 
 /**

@@ -63,7 +63,7 @@ export const tradeBlockRoutes: FastifyPluginAsyncTypebox<TradeBlockRouteOptions>
   );
   app.get(
     `${base}/:tradeBlockId`,
-    { config: read, schema: { tags, summary: 'One trade block detail',
+    { config: { ...read, cacheable: true }, schema: { tags, summary: 'One trade block detail',
         description: 'One trade block detail by id, with its entity, reason, dates and audit fields. Deleted details are still readable, marked isDeleted.', params: IdParams, response: responses({ 200: TradeBlockDetail }, [401, 403, 404]) } },
     async (request) => tradeBlocks.get(actor(request).firmId, request.params.tradeBlockId),
   );

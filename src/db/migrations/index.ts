@@ -25,6 +25,7 @@ import { substitutionScopes } from './0027_substitution_scopes.js';
 import { accountIsSma } from './0028_account_is_sma.js';
 import { accountValuesCovering } from './0029_account_values_covering.js';
 import { searchIndexUpkeep } from './0030_search_index_upkeep.js';
+import { dataChangeNotifications } from './0031_data_change_notifications.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0028_account_is_sma': accountIsSma,
   '0029_account_values_covering': accountValuesCovering,
   '0030_search_index_upkeep': searchIndexUpkeep,
+  '0031_data_change_notifications': dataChangeNotifications,
 };
 
 export const migrationProvider: MigrationProvider = {
