@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { jsonArrayText } from '../db/aggregate.js';
 import { isPostgres } from '../db/dialect.js';
 import { firmCheck } from '../db/firm-check.js';
+import { paddedIds } from '../db/id-chunks.js';
 import type { Database } from '../db/schema.js';
 import type { RecentTrade, TaxStatus } from '../engine/index.js';
 import { effectiveTaxStatus } from '../book/registration-types.js';
@@ -39,7 +40,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     .innerJoin('registrations as r', 'r.id', 'a.registration_id')
     .select(['a.id', 'a.tax_status', 'r.type', 'r.client_id'])
     .where('a.firm_id', '=', firmId)
-    .where('a.id', 'in', accountIds)
+    .where('a.id', 'in', paddedIds(trx, accountIds))
     .execute();
   const accounts = new Map(rows.map((r) => [r.id, { taxStatus: effectiveTaxStatus(r.tax_status, r.type), householdId: r.client_id }]));
   const clientIds = [...new Set(rows.map((r) => r.client_id))];
@@ -51,10 +52,11 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     .innerJoin('registrations as r', 'r.id', 'a.registration_id')
     .select(['a.id', 'r.client_id'])
     .where(firmCheck('a.firm_id'), '=', firmId)
-    .where('r.client_id', 'in', clientIds)
+    .where('r.client_id', 'in', paddedIds(trx, clientIds))
     .execute();
   const householdOf = new Map(members.map((m) => [m.id, m.client_id]));
   const memberIds = members.map((m) => m.id);
+  const inMembers = paddedIds(trx, memberIds);
   const inChunk = new Set(accountIds);
   const windowStart = daysBefore(asOfDate, 30);
   const year = asOfDate.slice(0, 4);
@@ -63,7 +65,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     .selectFrom('realized_sales')
     .select(['client_id', 'account_id', 'product_id', 'trade_date', 'term', 'gain_cents', 'disallowed_loss_cents'])
     .where('firm_id', '=', firmId)
-    .where('client_id', 'in', clientIds)
+    .where('client_id', 'in', paddedIds(trx, clientIds))
     .where('trade_date', '>=', windowStart < `${year}-01-01` ? windowStart : `${year}-01-01`)
     .where('trade_date', '<=', asOfDate)
     .execute();
@@ -83,7 +85,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     .selectFrom('trades')
     .select(['account_id', 'product_id', 'side', 'created_at', 'short_term_gain_cents', 'long_term_gain_cents', 'lots'])
     .where('firm_id', '=', firmId)
-    .where('account_id', 'in', memberIds)
+    .where('account_id', 'in', inMembers)
     .where('status', '=', 'Open')
     .execute();
   for (const o of orders) {
@@ -98,7 +100,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     .selectFrom('pending_transactions')
     .select(['account_id', 'product_id', 'trade_date'])
     .where('firm_id', '=', firmId)
-    .where('account_id', 'in', memberIds)
+    .where('account_id', 'in', inMembers)
     .where('type', '=', 'Buy')
     .where('product_id', 'is not', null)
     .execute();
@@ -138,7 +140,7 @@ export function recentLotsQuery(db: Kysely<Database>, firmId: number, accountIds
       .select(['p.account_id', recent.as('lots')])
       // Reached through the accounts' positions (indexed by account), so a chunk's cost does not grow with the firm.
       .where('p.firm_id', '=', firmId)
-      .where('p.account_id', 'in', accountIds)
+      .where('p.account_id', 'in', paddedIds(db, accountIds))
       .where('l.acquired_date', '>=', windowStart)
       .groupBy('p.account_id')
   );
