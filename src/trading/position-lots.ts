@@ -8,7 +8,6 @@
 
 import type { LotsSummary, Position, TaxLot } from '../engine/index.js';
 import { centsToDollars, microsToShares } from '../shared/money.js';
-import { plainInteger } from '../shared/plain-integer.js';
 
 /** A lot as the lots column carries it: [id, shares_micros, cost_cents, acquired_date]. */
 type LotTuple = [number, number, number, string];
@@ -95,59 +94,59 @@ function parseLotsJson(text: string): TaxLot[] {
 // tax-aware run through JSON.parse, which builds an array per lot before its object): this scan
 // builds the objects directly. It reads the shapes both databases write, SQLite's compact JSON and
 // PostgreSQL's with spaces, and hands anything else (a fraction, an escape, a null date) to
-// JSON.parse, so it never reads a lot differently from it.
-
-let at = 0;
-
-function skipSpaces(s: string): void {
-  while (s.charCodeAt(at) === 32) at++;
-}
-
-/** A plain integer (shared/plain-integer.ts) at the cursor, or NaN for anything else. */
-function integerAt(s: string): number {
-  skipSpaces(s);
-  const start = at;
-  if (s.charCodeAt(at) === 45) at++;
-  while (s.charCodeAt(at) >= 48 && s.charCodeAt(at) <= 57) at++;
-  const next = s.charCodeAt(at);
-  if (next === 46 || next === 101 || next === 69) return NaN;
-  return plainInteger(s, start, at);
-}
-
-/** True when the next non-space character is `code`, which the cursor then passes. */
-function passes(s: string, code: number): boolean {
-  skipSpaces(s);
-  if (s.charCodeAt(at) !== code) return false;
-  at++;
-  return true;
-}
+// JSON.parse, so it never reads a lot differently from it. One function with its cursor in a local:
+// a cursor shared by helper functions lives in memory, and every character read went there and back.
 
 const OPEN = 91;
 const CLOSE = 93;
 const COMMA = 44;
 const QUOTE = 34;
+const SPACE = 32;
+const MINUS = 45;
 
 function scanLots(s: string): TaxLot[] | null {
-  at = 0;
   const lots: TaxLot[] = [];
-  if (!passes(s, OPEN)) return null;
-  if (passes(s, CLOSE)) return lots;
+  let at = 0;
+  while (s.charCodeAt(at) === SPACE) at++;
+  if (s.charCodeAt(at++) !== OPEN) return null;
+  while (s.charCodeAt(at) === SPACE) at++;
+  if (s.charCodeAt(at) === CLOSE) return lots;
+  const numbers = [0, 0, 0];
   for (;;) {
-    if (!passes(s, OPEN)) return null;
-    const id = integerAt(s);
-    if (!passes(s, COMMA)) return null;
-    const sharesMicros = integerAt(s);
-    if (!passes(s, COMMA)) return null;
-    const costCents = integerAt(s);
-    if (Number.isNaN(id) || Number.isNaN(sharesMicros) || Number.isNaN(costCents) || !passes(s, COMMA) || !passes(s, QUOTE)) return null;
+    while (s.charCodeAt(at) === SPACE) at++;
+    if (s.charCodeAt(at++) !== OPEN) return null;
+    // The id, the shares in micros and the cost in cents, each a plain integer (shared/plain-integer.ts)
+    // followed by a comma: an optional minus and 1 to 15 digits, nothing else.
+    for (let k = 0; k < 3; k++) {
+      while (s.charCodeAt(at) === SPACE) at++;
+      const negative = s.charCodeAt(at) === MINUS;
+      if (negative) at++;
+      const first = at;
+      let value = 0;
+      let c = s.charCodeAt(at);
+      while (c >= 48 && c <= 57) {
+        value = value * 10 + (c - 48);
+        c = s.charCodeAt(++at);
+      }
+      if (at === first || at - first > 15) return null;
+      numbers[k] = negative ? -value : value;
+      while (c === SPACE) c = s.charCodeAt(++at);
+      if (c !== COMMA) return null;
+      at++;
+    }
+    while (s.charCodeAt(at) === SPACE) at++;
+    if (s.charCodeAt(at++) !== QUOTE) return null;
     const end = s.indexOf('"', at);
     if (end < 0) return null;
     const acquiredOn = s.slice(at, end);
     if (acquiredOn.includes('\\')) return null;
     at = end + 1;
-    if (!passes(s, CLOSE)) return null;
-    lots.push({ id, shares: microsToShares(sharesMicros), costBasis: centsToDollars(costCents), acquiredOn });
-    if (passes(s, CLOSE)) return lots;
-    if (!passes(s, COMMA)) return null;
+    while (s.charCodeAt(at) === SPACE) at++;
+    if (s.charCodeAt(at++) !== CLOSE) return null;
+    lots.push({ id: numbers[0], shares: microsToShares(numbers[1] as number), costBasis: centsToDollars(numbers[2] as number), acquiredOn });
+    while (s.charCodeAt(at) === SPACE) at++;
+    const next = s.charCodeAt(at++);
+    if (next === CLOSE) return lots;
+    if (next !== COMMA) return null;
   }
 }
