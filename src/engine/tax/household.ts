@@ -27,11 +27,12 @@ function history(hh: HouseholdSnapshot): { bought: Set<string>; lossSold: Set<st
   const lossSold = new Set<string>();
   const lossSales = new Map<string, LossSale>();
   const products = hh.accounts[0]?.products ?? new Map<number, Product>();
-  // ISO dates compare as strings: one comparison per lot, no date parsing.
+  // ISO dates compare as strings: one comparison per lot, no date parsing (and no closure to
+  // make per household).
   const from = daysBefore(hh.asOfDate, WINDOW_DAYS);
-  const within30 = (date: string) => date >= from && date <= hh.asOfDate;
+  const to = hh.asOfDate;
   for (const t of hh.recentTrades) {
-    if (!within30(t.date)) continue;
+    if (!(t.date >= from && t.date <= to)) continue;
     const group = groupOfId(products, t.productId);
     if (t.kind === 'Buy') bought.add(group);
     else {
@@ -44,7 +45,7 @@ function history(hh: HouseholdSnapshot): { bought: Set<string>; lossSold: Set<st
     for (const p of a.positions) {
       // Lots older than the window are the rule: their summary spares reading them.
       if (p.lotsSummary && p.lotsSummary.latestAcquiredOn < from) continue;
-      for (const lot of p.taxLots ?? []) if (lot.acquiredOn && within30(lot.acquiredOn)) bought.add(groupOfId(a.products, p.productId));
+      for (const lot of p.taxLots ?? []) if (lot.acquiredOn && lot.acquiredOn >= from && lot.acquiredOn <= to) bought.add(groupOfId(a.products, p.productId));
     }
   }
   return { bought, lossSold, lossSales };
