@@ -66,6 +66,11 @@ function limit(value: number | null | undefined, realized: number): number {
   return value === null || value === undefined ? Infinity : value - realized;
 }
 
+/** The loss sale that bars a group: this pass's first, else the earlier one that barred it. */
+function lossSaleIn(lossSales: ReadonlyMap<string, LossSale>, barredSales: ReadonlyMap<string, LossSale>, group: string): LossSale | undefined {
+  return lossSales.get(group) ?? barredSales.get(group);
+}
+
 function planPass(
   hh: HouseholdSnapshot,
   accounts: AccountSnapshot[],
@@ -80,7 +85,8 @@ function planPass(
   let budgetLong = limit(tax.maxLongTermGain, hh.realizedLongTermGain);
   const lossSold = new Set<string>();
   const lossSales = new Map<string, LossSale>();
-  const lossSaleOf = (group: string) => lossSales.get(group) ?? barredSales.get(group);
+  // Bound, not a closure: tsx names every closure given a name (keepNames), a defineProperty per household.
+  const lossSaleOf = lossSaleIn.bind(null, lossSales, barredSales);
   const bought = new Set<string>();
   const results: AccountResult[] = [];
   const plans: TaxPlan[] = [];
