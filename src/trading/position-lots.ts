@@ -8,6 +8,7 @@
 
 import type { LotsSummary, Position, TaxLot } from '../engine/index.js';
 import { centsToDollars, microsToShares } from '../shared/money.js';
+import { plainInteger } from '../shared/plain-integer.js';
 
 /** A lot as the lots column carries it: [id, shares_micros, cost_cents, acquired_date]. */
 type LotTuple = [number, number, number, string];
@@ -22,26 +23,30 @@ export class StoredPosition implements Position {
   #lots: readonly TaxLot[] | undefined | null = null;
   readonly #text: string | null;
 
+  /** `lots` from `start` to `end` is the position's "<summary> <lots>" (the whole account's text: no copy of the segment is made). */
   constructor(
     readonly productId: number,
     readonly shares: number,
     readonly costBasis: number,
     lots: string | null,
+    start = 0,
+    end = lots === null ? 0 : lots.length,
   ) {
     if (lots === null) {
       this.#text = null;
       this.lotsSummary = undefined;
       return;
     }
-    const first = lots.indexOf(' ');
+    const first = lots.indexOf(' ', start);
     const second = lots.indexOf(' ', first + 1);
     const third = lots.indexOf(' ', second + 1);
+    const cents = plainInteger(lots, second + 1, third);
     this.lotsSummary = {
-      maxCostPerShare: Number(lots.slice(0, first)),
+      maxCostPerShare: Number(lots.slice(start, first)),
       latestAcquiredOn: lots.slice(first + 1, second),
-      maxLotCost: centsToDollars(Number(lots.slice(second + 1, third))),
+      maxLotCost: centsToDollars(Number.isNaN(cents) ? Number(lots.slice(second + 1, third)) : cents),
     };
-    this.#text = lots.slice(third + 1);
+    this.#text = lots.slice(third + 1, end);
   }
 
   get taxLots(): readonly TaxLot[] | undefined {
@@ -59,24 +64,57 @@ const SEGMENTS = String.fromCharCode(30);
  * "<product_id> <lots>" segments for the positions that have lots.
  */
 export function unpackPositions(held: string, lots: string | null): StoredPosition[] {
-  const lotsOf = lots === null ? null : new Map<number, string>();
-  if (lotsOf !== null && lots !== null) {
-    for (const segment of lots.split(SEGMENTS)) {
-      const space = segment.indexOf(' ');
-      lotsOf.set(Number(segment.slice(0, space)), segment.slice(space + 1));
-    }
-  }
   const n = JSON.parse(held) as number[];
-  const positions = new Array<StoredPosition>(Math.floor(n.length / 3));
+  const count = Math.floor(n.length / 3);
+  const positions = new Array<StoredPosition>(count);
+  // One pass of the database over the account's positions builds both the triples and the
+  // segments, so the segments come in the triples' order: each is matched to its position walking
+  // both at once, read in place in the account's text (a split and a map per account cost more
+  // than the rest of the unpacking). Any other order leaves a segment unmatched, and then the
+  // segments are looked up by product.
+  let at = 0;
+  let segmentProduct = NaN;
+  let space = -1;
+  if (lots !== null && lots.length > 0) {
+    space = lots.indexOf(' ');
+    segmentProduct = plainInteger(lots, 0, space);
+  }
   let sorted = true;
-  for (let i = 0; i < positions.length; i++) {
+  for (let i = 0; i < count; i++) {
     const productId = n[3 * i] as number;
-    positions[i] = new StoredPosition(productId, microsToShares(n[3 * i + 1] as number), centsToDollars(n[3 * i + 2] as number), lotsOf?.get(productId) ?? null);
+    const shares = microsToShares(n[3 * i + 1] as number);
+    const costBasis = centsToDollars(n[3 * i + 2] as number);
+    if (lots !== null && productId === segmentProduct) {
+      let end = lots.indexOf(SEGMENTS, space + 1);
+      if (end < 0) end = lots.length;
+      positions[i] = new StoredPosition(productId, shares, costBasis, lots, space + 1, end);
+      at = end + 1;
+      space = at < lots.length ? lots.indexOf(' ', at) : -1;
+      segmentProduct = at < lots.length ? plainInteger(lots, at, space) : NaN;
+    } else {
+      positions[i] = new StoredPosition(productId, shares, costBasis, null);
+    }
     if (i > 0 && productId < (positions[i - 1] as StoredPosition).productId) sorted = false;
   }
+  if (lots !== null && at < lots.length) return unpackByProduct(n, lots);
   // The engine takes an account's positions in product order; the database reads them that way
   // from the (account, product) index, so the sort (which copies the array) is rarely needed.
   return sorted ? positions : positions.sort((a, b) => a.productId - b.productId);
+}
+
+/** unpackPositions when the segments do not follow the triples: each segment found by its product. */
+function unpackByProduct(n: number[], lots: string): StoredPosition[] {
+  const lotsOf = new Map<number, string>();
+  for (const segment of lots.split(SEGMENTS)) {
+    const space = segment.indexOf(' ');
+    lotsOf.set(Number(segment.slice(0, space)), segment.slice(space + 1));
+  }
+  const positions = new Array<StoredPosition>(Math.floor(n.length / 3));
+  for (let i = 0; i < positions.length; i++) {
+    const productId = n[3 * i] as number;
+    positions[i] = new StoredPosition(productId, microsToShares(n[3 * i + 1] as number), centsToDollars(n[3 * i + 2] as number), lotsOf.get(productId) ?? null);
+  }
+  return positions.sort((a, b) => a.productId - b.productId);
 }
 
 function parseLots(text: string | null): TaxLot[] | undefined {
