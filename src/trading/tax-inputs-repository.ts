@@ -35,29 +35,34 @@ function daysBefore(date: string, days: number): string {
  * taxable accounts' lots are in their snapshots already; the engine reads those itself.
  */
 export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accountIds: number[], asOfDate: string): Promise<TaxInputs> {
-  const rows = await trx
-    .selectFrom('accounts as a')
-    .innerJoin('registrations as r', 'r.id', 'a.registration_id')
-    .select(['a.id', 'a.tax_status', 'r.type', 'r.client_id'])
-    .where('a.firm_id', '=', firmId)
-    .where('a.id', 'in', paddedIds(trx, accountIds))
-    .execute();
-  const accounts = new Map(rows.map((r) => [r.id, { taxStatus: effectiveTaxStatus(r.tax_status, r.type), householdId: r.client_id }]));
-  const clientIds = [...new Set(rows.map((r) => r.client_id))];
-  const households = new Map<number, HouseholdTaxData>(clientIds.map((id) => [id, { householdId: id, realizedShortTermGain: 0, realizedLongTermGain: 0, recentTrades: [] }]));
-  if (clientIds.length === 0) return { accounts, households };
-
+  // Every account of the chunk's households, in the chunk or not, in one read: the households are
+  // those of the chunk's accounts (a subquery), and the chunk's own accounts bring their tax status.
+  const chunkHouseholds = trx
+    .selectFrom('accounts as c')
+    .innerJoin('registrations as cr', 'cr.id', 'c.registration_id')
+    .select('cr.client_id')
+    .where('c.firm_id', '=', firmId)
+    .where('c.id', 'in', paddedIds(trx, accountIds));
   const members = await trx
     .selectFrom('accounts as a')
     .innerJoin('registrations as r', 'r.id', 'a.registration_id')
-    .select(['a.id', 'r.client_id'])
+    .select(['a.id', 'a.tax_status', 'r.type', 'r.client_id'])
     .where(firmCheck('a.firm_id'), '=', firmId)
-    .where('r.client_id', 'in', paddedIds(trx, clientIds))
+    .where('r.client_id', 'in', chunkHouseholds)
     .execute();
+  const inChunk = new Set(accountIds);
+  const accounts = new Map<number, { taxStatus: TaxStatus; householdId: number }>();
+  const households = new Map<number, HouseholdTaxData>();
+  for (const m of members) {
+    if (inChunk.has(m.id)) accounts.set(m.id, { taxStatus: effectiveTaxStatus(m.tax_status, m.type), householdId: m.client_id });
+    if (!households.has(m.client_id)) households.set(m.client_id, { householdId: m.client_id, realizedShortTermGain: 0, realizedLongTermGain: 0, recentTrades: [] });
+  }
+  if (households.size === 0) return { accounts, households };
+  const clientIds = [...households.keys()];
+
   const householdOf = new Map(members.map((m) => [m.id, m.client_id]));
   const memberIds = members.map((m) => m.id);
   const inMembers = paddedIds(trx, memberIds);
-  const inChunk = new Set(accountIds);
   const windowStart = daysBefore(asOfDate, 30);
   const year = asOfDate.slice(0, 4);
 
