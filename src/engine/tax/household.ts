@@ -45,7 +45,10 @@ function history(hh: HouseholdSnapshot): { bought: Set<string>; lossSold: Set<st
     for (const p of a.positions) {
       // Lots older than the window are the rule: their summary spares reading them.
       if (p.lotsSummary && p.lotsSummary.latestAcquiredOn < from) continue;
-      for (const lot of p.taxLots ?? []) if (lot.acquiredOn && lot.acquiredOn >= from && lot.acquiredOn <= to) bought.add(groupOfId(a.products, p.productId));
+      // Most positions of an account that is not taxable have no lots: no empty list made for each.
+      const lots = p.taxLots;
+      if (!lots) continue;
+      for (const lot of lots) if (lot.acquiredOn && lot.acquiredOn >= from && lot.acquiredOn <= to) bought.add(groupOfId(a.products, p.productId));
     }
   }
   return { bought, lossSold, lossSales };
