@@ -7,7 +7,7 @@
 import { runAccount } from '../account.js';
 import { TAX_DEFAULTS } from '../defaults.js';
 import { roundCents } from '../money.js';
-import type { AccountResult, AccountSnapshot, HouseholdResult, HouseholdSnapshot, Product, RebalanceOptions, TaxOptions } from '../types.js';
+import type { AccountResult, AccountSnapshot, HouseholdResult, HouseholdSnapshot, Product, RebalanceOptions, TaxOptions, Trade } from '../types.js';
 import { daysBefore } from './lots.js';
 import { groupOf, type LossSale, newTaxPlan, NO_GROUPS, UnionSet, type TaxPlan } from './plan.js';
 
@@ -69,6 +69,13 @@ function limit(value: number | null | undefined, realized: number): number {
   return value === null || value === undefined ? Infinity : value - realized;
 }
 
+/** A sell that realizes a net loss or relieves any lot at a loss (a loop: no list or closure made per sell). */
+function soldAtALoss(t: Trade): boolean {
+  if ((t.estimatedShortTermGain ?? 0) + (t.estimatedLongTermGain ?? 0) < 0) return true;
+  if (t.lots) for (const l of t.lots) if (l.estimatedGain < 0) return true;
+  return false;
+}
+
 /** The loss sale that bars a group: this pass's first, else the earlier one that barred it. */
 function lossSaleIn(lossSales: ReadonlyMap<string, LossSale>, barredSales: ReadonlyMap<string, LossSale>, group: string): LossSale | undefined {
   return lossSales.get(group) ?? barredSales.get(group);
@@ -117,9 +124,9 @@ function planPass(
     budgetShort -= plan.plannedShort;
     budgetLong -= plan.plannedLong;
     for (const t of result.trades) {
-      const group = groupOfId(snap.products, t.productId);
-      if (t.side === 'Buy') bought.add(group);
-      else if ((t.estimatedShortTermGain ?? 0) + (t.estimatedLongTermGain ?? 0) < 0 || (t.lots ?? []).some((l) => l.estimatedGain < 0)) {
+      if (t.side === 'Buy') bought.add(groupOfId(snap.products, t.productId));
+      else if (soldAtALoss(t)) {
+        const group = groupOfId(snap.products, t.productId);
         lossSold.add(group);
         if (!lossSales.has(group)) lossSales.set(group, { productId: t.productId, accountId: snap.accountId });
       }
