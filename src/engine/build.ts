@@ -57,6 +57,8 @@ export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjust
     for (const spec of tpl.lines) st.lines.push(newLine(spec.key, spec.ticker, true, spec.targetPct / 100, spec.targetPct, spec.lowerPct, spec.upperPct));
   }
   const modelLines = st.lines.length;
+  // A taxable account's holdings learn here which positions their lots come from (tax/holding-lots.ts).
+  const lotted = tax !== null && tax.taxable;
   let fatal = false;
   for (const p of snap.positions) {
     const h = holdingFor(st, tpl, modelLines, p.productId);
@@ -64,6 +66,7 @@ export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjust
       fatal = true;
       continue;
     }
+    if (lotted) h.lotSource = h.lotSource === null ? [p] : [...h.lotSource, p];
     h.shares += p.shares;
     h.lossShares += h.sellPriority === SellPriority.SellIfNoGain ? lossSharesOf(p, h.price) : p.shares;
   }

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, TradeBlockDetailTable, TradeBlockHistoryTable, TradeBlockReasonTable } from '../db/schema.js';
 import { type OutboxMessage, OutboxRepository } from '../outbox/repository.js';
-import { idChunks, slices } from '../db/id-chunks.js';
+import { idChunks, paddedIds, slices } from '../db/id-chunks.js';
 import { preparedQuery } from '../db/prepared.js';
 import { EntityEnum } from './schemas.js';
 
@@ -143,9 +143,9 @@ export class TradeBlockRepository {
   private onEntities(firmId: number, accountIds: number[], registrationIds: number[], includeDeleted: boolean) {
     let query = this.views(firmId).where((eb) =>
       eb.or([
-        ...(accountIds.length > 0 ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Account), eb('d.entity_id', 'in', accountIds)])] : []),
+        ...(accountIds.length > 0 ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Account), eb('d.entity_id', 'in', paddedIds(this.db, accountIds))])] : []),
         ...(registrationIds.length > 0
-          ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Registration), eb('d.entity_id', 'in', registrationIds)])]
+          ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Registration), eb('d.entity_id', 'in', paddedIds(this.db, registrationIds))])]
           : []),
       ]),
     );

@@ -24,6 +24,22 @@ describe('unpackPositions (an account packed in one row by the snapshot read)', 
     ]);
   });
 
+  it('matches segments that follow the triples in place, and looks up any that do not', () => {
+    const segment = (product: number, date: string) => `${product} 10 ${date} 1000 [[${product},1000000,1000,"${date}"]]`;
+    const inOrder = unpackPositions('[10,1000000,1000,20,0,0,30,1000000,1000]', [segment(10, '2025-01-01'), segment(30, '2025-03-03')].join(SEPARATOR));
+    expect(inOrder.map((p) => [p.productId, p.lotsSummary?.latestAcquiredOn, p.taxLots?.[0]?.id])).toEqual([
+      [10, '2025-01-01', 10],
+      [20, undefined, undefined],
+      [30, '2025-03-03', 30],
+    ]);
+    // A segment of a product the row does not hold is ignored, as a lookup by product ignores it.
+    const stray = unpackPositions('[10,1000000,1000,30,1000000,1000]', [segment(10, '2025-01-01'), segment(20, '2025-02-02'), segment(30, '2025-03-03')].join(SEPARATOR));
+    expect(stray.map((p) => [p.productId, p.lotsSummary?.latestAcquiredOn])).toEqual([
+      [10, '2025-01-01'],
+      [30, '2025-03-03'],
+    ]);
+  });
+
   it('gives positions without lots when the row has no lot column', () => {
     const positions = unpackPositions('[5,1000000,100]', null);
     expect(positions).toHaveLength(1);

@@ -23,26 +23,30 @@ export class StoredPosition implements Position {
   #lots: readonly TaxLot[] | undefined | null = null;
   readonly #text: string | null;
 
+  /** `lots` from `start` to `end` is the position's "<summary> <lots>" (the whole account's text: no copy of the segment is made). */
   constructor(
     readonly productId: number,
     readonly shares: number,
     readonly costBasis: number,
     lots: string | null,
+    start = 0,
+    end = lots === null ? 0 : lots.length,
   ) {
     if (lots === null) {
       this.#text = null;
       this.lotsSummary = undefined;
       return;
     }
-    const first = lots.indexOf(' ');
+    const first = lots.indexOf(' ', start);
     const second = lots.indexOf(' ', first + 1);
     const third = lots.indexOf(' ', second + 1);
+    const cents = plainInteger(lots, second + 1, third);
     this.lotsSummary = {
-      maxCostPerShare: Number(lots.slice(0, first)),
+      maxCostPerShare: Number(lots.slice(start, first)),
       latestAcquiredOn: lots.slice(first + 1, second),
-      maxLotCost: centsToDollars(Number(lots.slice(second + 1, third))),
+      maxLotCost: centsToDollars(Number.isNaN(cents) ? Number(lots.slice(second + 1, third)) : cents),
     };
-    this.#text = lots.slice(third + 1);
+    this.#text = lots.slice(third + 1, end);
   }
 
   get taxLots(): readonly TaxLot[] | undefined {
@@ -60,24 +64,57 @@ const SEGMENTS = String.fromCharCode(30);
  * "<product_id> <lots>" segments for the positions that have lots.
  */
 export function unpackPositions(held: string, lots: string | null): StoredPosition[] {
-  const lotsOf = lots === null ? null : new Map<number, string>();
-  if (lotsOf !== null && lots !== null) {
-    for (const segment of lots.split(SEGMENTS)) {
-      const space = segment.indexOf(' ');
-      lotsOf.set(Number(segment.slice(0, space)), segment.slice(space + 1));
-    }
-  }
   const n = JSON.parse(held) as number[];
-  const positions = new Array<StoredPosition>(Math.floor(n.length / 3));
+  const count = Math.floor(n.length / 3);
+  const positions = new Array<StoredPosition>(count);
+  // One pass of the database over the account's positions builds both the triples and the
+  // segments, so the segments come in the triples' order: each is matched to its position walking
+  // both at once, read in place in the account's text (a split and a map per account cost more
+  // than the rest of the unpacking). Any other order leaves a segment unmatched, and then the
+  // segments are looked up by product.
+  let at = 0;
+  let segmentProduct = NaN;
+  let space = -1;
+  if (lots !== null && lots.length > 0) {
+    space = lots.indexOf(' ');
+    segmentProduct = plainInteger(lots, 0, space);
+  }
   let sorted = true;
-  for (let i = 0; i < positions.length; i++) {
+  for (let i = 0; i < count; i++) {
     const productId = n[3 * i] as number;
-    positions[i] = new StoredPosition(productId, microsToShares(n[3 * i + 1] as number), centsToDollars(n[3 * i + 2] as number), lotsOf?.get(productId) ?? null);
+    const shares = microsToShares(n[3 * i + 1] as number);
+    const costBasis = centsToDollars(n[3 * i + 2] as number);
+    if (lots !== null && productId === segmentProduct) {
+      let end = lots.indexOf(SEGMENTS, space + 1);
+      if (end < 0) end = lots.length;
+      positions[i] = new StoredPosition(productId, shares, costBasis, lots, space + 1, end);
+      at = end + 1;
+      space = at < lots.length ? lots.indexOf(' ', at) : -1;
+      segmentProduct = at < lots.length ? plainInteger(lots, at, space) : NaN;
+    } else {
+      positions[i] = new StoredPosition(productId, shares, costBasis, null);
+    }
     if (i > 0 && productId < (positions[i - 1] as StoredPosition).productId) sorted = false;
   }
+  if (lots !== null && at < lots.length) return unpackByProduct(n, lots);
   // The engine takes an account's positions in product order; the database reads them that way
   // from the (account, product) index, so the sort (which copies the array) is rarely needed.
   return sorted ? positions : positions.sort((a, b) => a.productId - b.productId);
+}
+
+/** unpackPositions when the segments do not follow the triples: each segment found by its product. */
+function unpackByProduct(n: number[], lots: string): StoredPosition[] {
+  const lotsOf = new Map<number, string>();
+  for (const segment of lots.split(SEGMENTS)) {
+    const space = segment.indexOf(' ');
+    lotsOf.set(Number(segment.slice(0, space)), segment.slice(space + 1));
+  }
+  const positions = new Array<StoredPosition>(Math.floor(n.length / 3));
+  for (let i = 0; i < positions.length; i++) {
+    const productId = n[3 * i] as number;
+    positions[i] = new StoredPosition(productId, microsToShares(n[3 * i + 1] as number), centsToDollars(n[3 * i + 2] as number), lotsOf.get(productId) ?? null);
+  }
+  return positions.sort((a, b) => a.productId - b.productId);
 }
 
 function parseLots(text: string | null): TaxLot[] | undefined {
@@ -95,59 +132,59 @@ function parseLotsJson(text: string): TaxLot[] {
 // tax-aware run through JSON.parse, which builds an array per lot before its object): this scan
 // builds the objects directly. It reads the shapes both databases write, SQLite's compact JSON and
 // PostgreSQL's with spaces, and hands anything else (a fraction, an escape, a null date) to
-// JSON.parse, so it never reads a lot differently from it.
-
-let at = 0;
-
-function skipSpaces(s: string): void {
-  while (s.charCodeAt(at) === 32) at++;
-}
-
-/** A plain integer (shared/plain-integer.ts) at the cursor, or NaN for anything else. */
-function integerAt(s: string): number {
-  skipSpaces(s);
-  const start = at;
-  if (s.charCodeAt(at) === 45) at++;
-  while (s.charCodeAt(at) >= 48 && s.charCodeAt(at) <= 57) at++;
-  const next = s.charCodeAt(at);
-  if (next === 46 || next === 101 || next === 69) return NaN;
-  return plainInteger(s, start, at);
-}
-
-/** True when the next non-space character is `code`, which the cursor then passes. */
-function passes(s: string, code: number): boolean {
-  skipSpaces(s);
-  if (s.charCodeAt(at) !== code) return false;
-  at++;
-  return true;
-}
+// JSON.parse, so it never reads a lot differently from it. One function with its cursor in a local:
+// a cursor shared by helper functions lives in memory, and every character read went there and back.
 
 const OPEN = 91;
 const CLOSE = 93;
 const COMMA = 44;
 const QUOTE = 34;
+const SPACE = 32;
+const MINUS = 45;
 
 function scanLots(s: string): TaxLot[] | null {
-  at = 0;
   const lots: TaxLot[] = [];
-  if (!passes(s, OPEN)) return null;
-  if (passes(s, CLOSE)) return lots;
+  let at = 0;
+  while (s.charCodeAt(at) === SPACE) at++;
+  if (s.charCodeAt(at++) !== OPEN) return null;
+  while (s.charCodeAt(at) === SPACE) at++;
+  if (s.charCodeAt(at) === CLOSE) return lots;
+  const numbers = [0, 0, 0];
   for (;;) {
-    if (!passes(s, OPEN)) return null;
-    const id = integerAt(s);
-    if (!passes(s, COMMA)) return null;
-    const sharesMicros = integerAt(s);
-    if (!passes(s, COMMA)) return null;
-    const costCents = integerAt(s);
-    if (Number.isNaN(id) || Number.isNaN(sharesMicros) || Number.isNaN(costCents) || !passes(s, COMMA) || !passes(s, QUOTE)) return null;
+    while (s.charCodeAt(at) === SPACE) at++;
+    if (s.charCodeAt(at++) !== OPEN) return null;
+    // The id, the shares in micros and the cost in cents, each a plain integer (shared/plain-integer.ts)
+    // followed by a comma: an optional minus and 1 to 15 digits, nothing else.
+    for (let k = 0; k < 3; k++) {
+      while (s.charCodeAt(at) === SPACE) at++;
+      const negative = s.charCodeAt(at) === MINUS;
+      if (negative) at++;
+      const first = at;
+      let value = 0;
+      let c = s.charCodeAt(at);
+      while (c >= 48 && c <= 57) {
+        value = value * 10 + (c - 48);
+        c = s.charCodeAt(++at);
+      }
+      if (at === first || at - first > 15) return null;
+      numbers[k] = negative ? -value : value;
+      while (c === SPACE) c = s.charCodeAt(++at);
+      if (c !== COMMA) return null;
+      at++;
+    }
+    while (s.charCodeAt(at) === SPACE) at++;
+    if (s.charCodeAt(at++) !== QUOTE) return null;
     const end = s.indexOf('"', at);
     if (end < 0) return null;
     const acquiredOn = s.slice(at, end);
     if (acquiredOn.includes('\\')) return null;
     at = end + 1;
-    if (!passes(s, CLOSE)) return null;
-    lots.push({ id, shares: microsToShares(sharesMicros), costBasis: centsToDollars(costCents), acquiredOn });
-    if (passes(s, CLOSE)) return lots;
-    if (!passes(s, COMMA)) return null;
+    while (s.charCodeAt(at) === SPACE) at++;
+    if (s.charCodeAt(at++) !== CLOSE) return null;
+    lots.push({ id: numbers[0], shares: microsToShares(numbers[1] as number), costBasis: centsToDollars(numbers[2] as number), acquiredOn });
+    while (s.charCodeAt(at) === SPACE) at++;
+    const next = s.charCodeAt(at++);
+    if (next === CLOSE) return lots;
+    if (next !== COMMA) return null;
   }
 }

@@ -3,6 +3,7 @@ import { jsonArrayText, joinedText } from '../db/aggregate.js';
 import { isPostgres } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { type AccountSnapshot, type AssetValues, type BuyPriorityId, type SellPriorityId, type Model, type PendingItem, type Position, type Product, type ProductCatalog, type RestrictedPlan, SellPriority, type Substitution, type TradeBlock } from '../engine/index.js';
+import { paddedIds } from '../db/id-chunks.js';
 import { groupBy } from '../shared/group-by.js';
 import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
 import { type FirmOptions, TradeBlockRepository } from '../trade-blocks/repository.js';
@@ -69,7 +70,7 @@ export function packedPositionsQuery(trx: Kysely<Database>, firmId: number, acco
     .selectFrom('positions')
     .select(['account_id', held.as('held'), lots.as('lots')])
     .where('firm_id', '=', firmId)
-    .where('account_id', 'in', accountIds)
+    .where('account_id', 'in', paddedIds(trx, accountIds))
     .groupBy('account_id');
 }
 
@@ -191,11 +192,12 @@ export class SnapshotRepository {
       .selectFrom('accounts')
       .select(['id', 'registration_id', 'model_id', 'cash_cents', 'sleeve_type', 'sleeve_target_pct', 'sleeve_tolerance_lower', 'sleeve_tolerance_upper', 'restricted_plan_id', 'is_trading_blocked'])
       .where('firm_id', '=', firmId)
-      .where('id', 'in', ids)
+      .where('id', 'in', paddedIds(trx, ids))
       .orderBy('id')
       .execute();
     const found = accounts.map((a) => a.id);
     if (found.length === 0) return [];
+    const inFound = paddedIds(trx, found);
     const setAsideCash = await loadSetAsideCash(trx, firmId, found, context.asOfDate);
     const planOfRow = new Map(accounts.map((a) => [a.id, a.restricted_plan_id === null ? null : (context.plans.get(a.restricted_plan_id) ?? null)]));
     const planOf = (accountId: number) => planOfRow.get(accountId) ?? null;
@@ -221,13 +223,13 @@ export class SnapshotRepository {
       .selectFrom('pending_transactions')
       .select(['account_id', 'product_id', 'type', 'shares_micros', 'amount_cents'])
       .where('firm_id', '=', firmId)
-      .where('account_id', 'in', found)
+      .where('account_id', 'in', inFound)
       .execute();
     const orders = await trx
       .selectFrom('trades')
       .select(['account_id', 'product_id', 'side', 'shares_micros', 'amount_cents', 'trade_instance_id'])
       .where('firm_id', '=', firmId)
-      .where('account_id', 'in', found)
+      .where('account_id', 'in', inFound)
       .where('status', '=', 'Open')
       .execute();
     // Cash a registration rebalance moves between sleeves counts like its trades until cancelled.
@@ -236,14 +238,14 @@ export class SnapshotRepository {
       .innerJoin('trade_instances as i', 'i.id', 's.trade_instance_id')
       .select(['s.account_id', 's.amount_cents', 's.trade_instance_id'])
       .where('s.firm_id', '=', firmId)
-      .where('s.account_id', 'in', found)
+      .where('s.account_id', 'in', inFound)
       .where('i.status', '=', 'Open')
       .execute();
     const accountSubstitutions = await trx
       .selectFrom('product_substitutions')
       .select(['id', 'account_id', 'product_id', 'substitute_product_id'])
       .where('firm_id', '=', firmId)
-      .where('account_id', 'in', found)
+      .where('account_id', 'in', inFound)
       .execute();
     const blocks = context.tradeBlockOptions ? await tradeBlocksOf(this.tradeBlocks.within(trx), firmId, context.tradeBlockOptions, accounts, context.asOfDate) : new Map<number, TradeBlock[]>();
 

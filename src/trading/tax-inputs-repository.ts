@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { jsonArrayText } from '../db/aggregate.js';
 import { isPostgres } from '../db/dialect.js';
 import { firmCheck } from '../db/firm-check.js';
+import { paddedIds } from '../db/id-chunks.js';
 import type { Database } from '../db/schema.js';
 import type { RecentTrade, TaxStatus } from '../engine/index.js';
 import { effectiveTaxStatus } from '../book/registration-types.js';
@@ -34,28 +35,34 @@ function daysBefore(date: string, days: number): string {
  * taxable accounts' lots are in their snapshots already; the engine reads those itself.
  */
 export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accountIds: number[], asOfDate: string): Promise<TaxInputs> {
-  const rows = await trx
-    .selectFrom('accounts as a')
-    .innerJoin('registrations as r', 'r.id', 'a.registration_id')
-    .select(['a.id', 'a.tax_status', 'r.type', 'r.client_id'])
-    .where('a.firm_id', '=', firmId)
-    .where('a.id', 'in', accountIds)
-    .execute();
-  const accounts = new Map(rows.map((r) => [r.id, { taxStatus: effectiveTaxStatus(r.tax_status, r.type), householdId: r.client_id }]));
-  const clientIds = [...new Set(rows.map((r) => r.client_id))];
-  const households = new Map<number, HouseholdTaxData>(clientIds.map((id) => [id, { householdId: id, realizedShortTermGain: 0, realizedLongTermGain: 0, recentTrades: [] }]));
-  if (clientIds.length === 0) return { accounts, households };
-
+  // Every account of the chunk's households, in the chunk or not, in one read: the households are
+  // those of the chunk's accounts (a subquery), and the chunk's own accounts bring their tax status.
+  const chunkHouseholds = trx
+    .selectFrom('accounts as c')
+    .innerJoin('registrations as cr', 'cr.id', 'c.registration_id')
+    .select('cr.client_id')
+    .where('c.firm_id', '=', firmId)
+    .where('c.id', 'in', paddedIds(trx, accountIds));
   const members = await trx
     .selectFrom('accounts as a')
     .innerJoin('registrations as r', 'r.id', 'a.registration_id')
-    .select(['a.id', 'r.client_id'])
+    .select(['a.id', 'a.tax_status', 'r.type', 'r.client_id'])
     .where(firmCheck('a.firm_id'), '=', firmId)
-    .where('r.client_id', 'in', clientIds)
+    .where('r.client_id', 'in', chunkHouseholds)
     .execute();
+  const inChunk = new Set(accountIds);
+  const accounts = new Map<number, { taxStatus: TaxStatus; householdId: number }>();
+  const households = new Map<number, HouseholdTaxData>();
+  for (const m of members) {
+    if (inChunk.has(m.id)) accounts.set(m.id, { taxStatus: effectiveTaxStatus(m.tax_status, m.type), householdId: m.client_id });
+    if (!households.has(m.client_id)) households.set(m.client_id, { householdId: m.client_id, realizedShortTermGain: 0, realizedLongTermGain: 0, recentTrades: [] });
+  }
+  if (households.size === 0) return { accounts, households };
+  const clientIds = [...households.keys()];
+
   const householdOf = new Map(members.map((m) => [m.id, m.client_id]));
   const memberIds = members.map((m) => m.id);
-  const inChunk = new Set(accountIds);
+  const inMembers = paddedIds(trx, memberIds);
   const windowStart = daysBefore(asOfDate, 30);
   const year = asOfDate.slice(0, 4);
 
@@ -63,7 +70,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     .selectFrom('realized_sales')
     .select(['client_id', 'account_id', 'product_id', 'trade_date', 'term', 'gain_cents', 'disallowed_loss_cents'])
     .where('firm_id', '=', firmId)
-    .where('client_id', 'in', clientIds)
+    .where('client_id', 'in', paddedIds(trx, clientIds))
     .where('trade_date', '>=', windowStart < `${year}-01-01` ? windowStart : `${year}-01-01`)
     .where('trade_date', '<=', asOfDate)
     .execute();
@@ -83,7 +90,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     .selectFrom('trades')
     .select(['account_id', 'product_id', 'side', 'created_at', 'short_term_gain_cents', 'long_term_gain_cents', 'lots'])
     .where('firm_id', '=', firmId)
-    .where('account_id', 'in', memberIds)
+    .where('account_id', 'in', inMembers)
     .where('status', '=', 'Open')
     .execute();
   for (const o of orders) {
@@ -98,7 +105,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     .selectFrom('pending_transactions')
     .select(['account_id', 'product_id', 'trade_date'])
     .where('firm_id', '=', firmId)
-    .where('account_id', 'in', memberIds)
+    .where('account_id', 'in', inMembers)
     .where('type', '=', 'Buy')
     .where('product_id', 'is not', null)
     .execute();
@@ -138,7 +145,7 @@ export function recentLotsQuery(db: Kysely<Database>, firmId: number, accountIds
       .select(['p.account_id', recent.as('lots')])
       // Reached through the accounts' positions (indexed by account), so a chunk's cost does not grow with the firm.
       .where('p.firm_id', '=', firmId)
-      .where('p.account_id', 'in', accountIds)
+      .where('p.account_id', 'in', paddedIds(db, accountIds))
       .where('l.acquired_date', '>=', windowStart)
       .groupBy('p.account_id')
   );

@@ -30,6 +30,19 @@ describe('stored trade lots', () => {
     );
   });
 
+  it('writes the numbers a plan holds (whole cents, whole micro-shares) exactly as JSON prints them', () => {
+    const cents = fc.integer({ min: -(10 ** 13), max: 10 ** 13 }).map((c) => c / 100 + 0);
+    const micros = fc.integer({ min: 0, max: 10 ** 15 }).map((m) => m / 1e6);
+    const planned = fc.record({ taxLotId: fc.integer({ min: 1, max: 2 ** 40 }), shares: fc.oneof(micros, amount(0, 1e9)), costBasis: fc.oneof(cents, amount(0, 1e12)), estimatedGain: fc.oneof(cents, amount(-1e12, 1e12)) });
+    fc.assert(
+      fc.property(planned, (l) => {
+        const text = encodeTradeLots([{ ...l, acquiredDate: '2024-01-02', term: 'Short' }]);
+        expect(text).toBe(JSON.stringify([[l.taxLotId, l.shares, l.costBasis, '2024-01-02', 'S', l.estimatedGain]]));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
   it('read lists stored as objects (before the compact form) as they are', () => {
     const old: TradeLot[] = [{ taxLotId: 4, shares: 10, costBasis: 1500, acquiredDate: '2022-06-01', term: 'Long', estimatedGain: 500 }];
     expect(decodeTradeLots(JSON.stringify(old))).toEqual(old);

@@ -7,12 +7,40 @@ import type { TradeLot } from '../engine/index.js';
 /** [taxLotId, shares, costBasis, acquiredDate, 'S' | 'L', estimatedGain, 1 if a wash sale]. */
 type StoredLot = [number | null, number, number, string, 'S' | 'L', number, 1?];
 
+/**
+ * `String(x)` for an `x` that is a whole number of 1/`scale` (cents, micro-shares), built from that
+ * whole number: printing a fraction costs V8 a shortest-digits search, three of them a lot, and
+ * a tax-aware batch encodes a lot list for most of its sells. It is the same text: `units / scale`
+ * is the double nearest the decimal, and below 1e13 units no other decimal of as few digits is
+ * that near, so the decimal without its trailing zeros is what `String` prints. Anything else
+ * (another fraction, zero, a larger value) is left to `String`.
+ */
+function unitsText(x: number, scale: 100 | 1_000_000, digits: 2 | 6): string {
+  const units = Math.round(x * scale);
+  if (units / scale !== x || units === 0 || units >= 1e13 || units <= -1e13) return String(x);
+  const abs = units < 0 ? -units : units;
+  const whole = Math.floor(abs / scale);
+  let text = String(whole);
+  let fraction = abs - whole * scale;
+  if (fraction !== 0) {
+    let width = digits;
+    while (fraction % 10 === 0) {
+      fraction /= 10;
+      width--;
+    }
+    const f = String(fraction);
+    text += f.length < width ? `.${'00000'.slice(0, width - f.length)}${f}` : `.${f}`;
+  }
+  return units < 0 ? `-${text}` : text;
+}
+
 export function encodeTradeLots(lots: readonly TradeLot[]): string {
   let out = '[';
   for (let i = 0; i < lots.length; i++) {
     const l = lots[i]!;
-    // Plain number formatting is JSON's for the finite numbers a plan holds.
-    out += `${i > 0 ? ',' : ''}[${l.taxLotId},${l.shares},${l.costBasis},${JSON.stringify(l.acquiredDate)},"${l.term === 'Long' ? 'L' : 'S'}",${l.estimatedGain}${l.washSale ? ',1' : ''}]`;
+    // Plain number formatting is JSON's for the finite numbers a plan holds; shares are whole
+    // micro-shares and amounts whole cents (engine/tax/trade-lots.ts rounds them).
+    out += `${i > 0 ? ',' : ''}[${l.taxLotId},${unitsText(l.shares, 1_000_000, 6)},${unitsText(l.costBasis, 100, 2)},${JSON.stringify(l.acquiredDate)},"${l.term === 'Long' ? 'L' : 'S'}",${unitsText(l.estimatedGain, 100, 2)}${l.washSale ? ',1' : ''}]`;
   }
   return `${out}]`;
 }

@@ -116,7 +116,7 @@ function fitToShares(h: TaxedHolding, plan: TaxPlan, free: LotSlice[], held: Lot
 export function lotsOf(h: TaxedHolding): LotSlice[] {
   if (h.lots !== null) return h.lots;
   const plan = h.tax as TaxPlan;
-  const recentBuy = plan.recentBuyGroups.has(groupOf(h.product));
+  const recentBuy = plan.recentBuyGroups.size > 0 && plan.recentBuyGroups.has(groupOf(h.product));
   const free: LotSlice[] = [];
   const held: LotSlice[] = [];
   for (const lot of rawLotsOf(h)) {

@@ -38,7 +38,7 @@ function harvestable(s: LotSlice, t: HarvestThresholds): boolean {
 function candidate(h: Holding, plan: TaxPlan, t: HarvestThresholds): Pick | null {
   if (h.lotSource === null || h.frozen || h.sold > 0) return null;
   if (h.sellPriority === SellPriority.DoNotSell || h.sellPriority === SellPriority.HardToSell) return null;
-  if (plan.recentBuyGroups.has(groupOf(h.product))) return null;
+  if (plan.recentBuyGroups.size > 0 && plan.recentBuyGroups.has(groupOf(h.product))) return null;
   if (cannotPass(h, t)) return null;
   const raw = rawLotsOf(h);
   // Most holdings have nothing to harvest: look at the lots as given before anything else.

@@ -7,7 +7,7 @@
 import { runAccount } from '../account.js';
 import { TAX_DEFAULTS } from '../defaults.js';
 import { roundCents } from '../money.js';
-import type { AccountResult, AccountSnapshot, HouseholdResult, HouseholdSnapshot, Product, RebalanceOptions, TaxOptions } from '../types.js';
+import type { AccountResult, AccountSnapshot, HouseholdResult, HouseholdSnapshot, Product, RebalanceOptions, TaxOptions, Trade } from '../types.js';
 import { daysBefore } from './lots.js';
 import { groupOf, type LossSale, newTaxPlan, NO_GROUPS, UnionSet, type TaxPlan } from './plan.js';
 
@@ -27,11 +27,12 @@ function history(hh: HouseholdSnapshot): { bought: Set<string>; lossSold: Set<st
   const lossSold = new Set<string>();
   const lossSales = new Map<string, LossSale>();
   const products = hh.accounts[0]?.products ?? new Map<number, Product>();
-  // ISO dates compare as strings: one comparison per lot, no date parsing.
+  // ISO dates compare as strings: one comparison per lot, no date parsing (and no closure to
+  // make per household).
   const from = daysBefore(hh.asOfDate, WINDOW_DAYS);
-  const within30 = (date: string) => date >= from && date <= hh.asOfDate;
+  const to = hh.asOfDate;
   for (const t of hh.recentTrades) {
-    if (!within30(t.date)) continue;
+    if (!(t.date >= from && t.date <= to)) continue;
     const group = groupOfId(products, t.productId);
     if (t.kind === 'Buy') bought.add(group);
     else {
@@ -44,7 +45,10 @@ function history(hh: HouseholdSnapshot): { bought: Set<string>; lossSold: Set<st
     for (const p of a.positions) {
       // Lots older than the window are the rule: their summary spares reading them.
       if (p.lotsSummary && p.lotsSummary.latestAcquiredOn < from) continue;
-      for (const lot of p.taxLots ?? []) if (lot.acquiredOn && within30(lot.acquiredOn)) bought.add(groupOfId(a.products, p.productId));
+      // Most positions of an account that is not taxable have no lots: no empty list made for each.
+      const lots = p.taxLots;
+      if (!lots) continue;
+      for (const lot of lots) if (lot.acquiredOn && lot.acquiredOn >= from && lot.acquiredOn <= to) bought.add(groupOfId(a.products, p.productId));
     }
   }
   return { bought, lossSold, lossSales };
@@ -65,6 +69,18 @@ function limit(value: number | null | undefined, realized: number): number {
   return value === null || value === undefined ? Infinity : value - realized;
 }
 
+/** A sell that realizes a net loss or relieves any lot at a loss (a loop: no list or closure made per sell). */
+function soldAtALoss(t: Trade): boolean {
+  if ((t.estimatedShortTermGain ?? 0) + (t.estimatedLongTermGain ?? 0) < 0) return true;
+  if (t.lots) for (const l of t.lots) if (l.estimatedGain < 0) return true;
+  return false;
+}
+
+/** The loss sale that bars a group: this pass's first, else the earlier one that barred it. */
+function lossSaleIn(lossSales: ReadonlyMap<string, LossSale>, barredSales: ReadonlyMap<string, LossSale>, group: string): LossSale | undefined {
+  return lossSales.get(group) ?? barredSales.get(group);
+}
+
 function planPass(
   hh: HouseholdSnapshot,
   accounts: AccountSnapshot[],
@@ -79,7 +95,8 @@ function planPass(
   let budgetLong = limit(tax.maxLongTermGain, hh.realizedLongTermGain);
   const lossSold = new Set<string>();
   const lossSales = new Map<string, LossSale>();
-  const lossSaleOf = (group: string) => lossSales.get(group) ?? barredSales.get(group);
+  // Bound, not a closure: tsx names every closure given a name (keepNames), a defineProperty per household.
+  const lossSaleOf = lossSaleIn.bind(null, lossSales, barredSales);
   const bought = new Set<string>();
   const results: AccountResult[] = [];
   const plans: TaxPlan[] = [];
@@ -107,9 +124,9 @@ function planPass(
     budgetShort -= plan.plannedShort;
     budgetLong -= plan.plannedLong;
     for (const t of result.trades) {
-      const group = groupOfId(snap.products, t.productId);
-      if (t.side === 'Buy') bought.add(group);
-      else if ((t.estimatedShortTermGain ?? 0) + (t.estimatedLongTermGain ?? 0) < 0 || (t.lots ?? []).some((l) => l.estimatedGain < 0)) {
+      if (t.side === 'Buy') bought.add(groupOfId(snap.products, t.productId));
+      else if (soldAtALoss(t)) {
+        const group = groupOfId(snap.products, t.productId);
         lossSold.add(group);
         if (!lossSales.has(group)) lossSales.set(group, { productId: t.productId, accountId: snap.accountId });
       }
