@@ -16,7 +16,7 @@ describeEachDatabase('write stamp', (database) => {
   });
   afterAll(async () => drop());
 
-  const firm = (code: string) => ({ name: `Stamp ${code}`, code, multi_trade_block: 1, trade_block_dates: 1, trade_block_custom_types: 0, default_asset_values: 'PendingTransactionsAndOrders', created_at: new Date().toISOString() });
+  const firm = (code: string) => ({ name: `Stamp ${code}`, code, multi_trade_block: 1 as const, trade_block_dates: 1 as const, trade_block_custom_types: 0 as const, default_asset_values: 'PendingTransactionsAndOrders', created_at: new Date().toISOString() });
 
   it('stays put for reads and moves after a write', async () => {
     const before = db.writeStamp();
