@@ -78,15 +78,16 @@ export async function buildApp({ config, db, clock = systemClock, logStream }: A
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ProblemSchema);
   registerErrorHandling(app);
+  const services = createServices(config, db, clock);
+  // Before the applications register, so that its hooks reach their routes, and before the
+  // hostile-input check: a cached answer is one to a URL that passed every check already.
+  cacheResponses(app, services.dataChanges, clock, config.responseCacheBytes);
   refuseHostileInput(app);
   secureResponses(app, config.publicUrl);
   await app.register(formbody);
 
-  const services = createServices(config, db, clock);
   // Tests and tools on this process write revocations through it, as the routes do.
   app.decorate('revocations', services.revocations);
-  // Before the applications register: its hooks must reach their routes.
-  cacheResponses(app, services.dataChanges, clock, config.responseCacheBytes);
   const background = backgroundWork(services, app.log);
   app.addHook('onReady', () => background.start());
   app.addHook('onClose', () => background.stop());

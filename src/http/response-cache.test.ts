@@ -144,16 +144,20 @@ describeEachDatabase('response cache', (database) => {
       let first: Awaited<ReturnType<typeof call>>;
       let second: Awaited<ReturnType<typeof call>>;
       let attempts = 0;
+      let readBySecond: number;
       do {
-        reads.mockClear();
         first = await call(b().app, 'GET', `/api/v1/Trading/TradeBlocks/${blockId}`);
+        const before = reads.mock.calls.length;
         second = await call(b().app, 'GET', `/api/v1/Trading/TradeBlocks/${blockId}`);
-      } while (reads.mock.calls.length > 1 && ++attempts < 50);
+        readBySecond = reads.mock.calls.length - before;
+      } while (readBySecond > 0 && ++attempts < 50);
+      // Node b had not read the block before: its first answer came from the database.
+      expect(reads.mock.calls.length).toBeGreaterThan(0);
+      expect(readBySecond).toBe(0);
       expect(second.statusCode).toBe(200);
       expect(second.body).toBe(first.body);
       expect(second.headers['content-type']).toBe(first.headers['content-type']);
       expect(second.headers['cache-control']).toBe('no-store');
-      expect(reads).toHaveBeenCalledTimes(1);
       const page = await call(b().app, 'GET', '/api/v1/Portfolio/Accounts?$top=1&$count=true');
       const again = await call(b().app, 'GET', '/api/v1/Portfolio/Accounts?$top=1&$count=true');
       expect(again.body).toBe(page.body);

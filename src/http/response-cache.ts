@@ -94,9 +94,11 @@ export function cacheResponses(app: FastifyInstance, changes: DataChanges, clock
   if (maxBytes <= 0) return;
   const store = new AnswerStore(maxBytes);
 
-  // After authentication and the privilege check (onRequest) and validation: only a caller who
-  // may read the route gets here, and the key names the caller.
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+  // After authentication and the privilege check (onRequest): only a caller who may read the
+  // route gets here, and the key names the caller. Before the URL's checks and validation: an
+  // answer is kept only for a URL that passed them (its answer was a 200), and the same URL passes
+  // them again, so a hit skips them; a miss goes on through them.
+  app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.routeOptions.config.cacheable || request.method !== 'GET' || !request.principal) return;
     const stamp = changes.stamp();
     if (stamp === undefined) return;
