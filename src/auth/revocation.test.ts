@@ -1,13 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import type { DatabaseConfig } from '../config.js';
-import { type Db, migrateToLatest, openDatabase } from '../db/database.js';
+import type { Db } from '../db/database.js';
+import { openTwice } from '../../test/support/two-processes.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { createTestFirm, type TestFirm } from '../../test/support/firm.js';
 import { authorize, exchange } from '../../test/support/oauth.js';
@@ -37,34 +34,9 @@ describeEachDatabase('token revocation across processes', (database) => {
   const [a, b] = [() => nodes[0]!, () => nodes[1]!];
 
   beforeAll(async () => {
-    let configs: { config: DatabaseConfig; db: Db }[];
-    if (database.name === 'postgres') {
-      const opened = await database.open();
-      const second = openDatabase(database.config, { schema: opened.db.schema });
-      configs = [
-        { config: database.config, db: opened.db },
-        { config: database.config, db: second },
-      ];
-      cleanup = async () => {
-        await second.close();
-        await opened.drop();
-      };
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'wealth-revocation-'));
-      const config: DatabaseConfig = { dialect: 'sqlite', file: join(dir, 'book.sqlite') };
-      const first = openDatabase(config);
-      await migrateToLatest(first);
-      const second = openDatabase(config);
-      configs = [
-        { config, db: first },
-        { config, db: second },
-      ];
-      cleanup = async () => {
-        await first.close();
-        await second.close();
-        rmSync(dir, { recursive: true, force: true });
-      };
-    }
+    const twice = await openTwice(database, 'revocation');
+    const configs = twice.opened;
+    cleanup = twice.close;
     firm = await createTestFirm(configs[0]!.db.kysely, 'alpha');
     for (const { config, db } of configs) {
       const jobs = db.schema ? { JOB_SCHEMA: `${db.schema}_jobs` } : {};

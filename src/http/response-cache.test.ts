@@ -1,14 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.js';
-import { type DatabaseConfig, loadConfig } from '../config.js';
-import { type Db, migrateToLatest, openDatabase } from '../db/database.js';
+import { loadConfig } from '../config.js';
+import type { Db } from '../db/database.js';
 import { TradeBlockService } from '../trade-blocks/service.js';
+import { openTwice } from '../../test/support/two-processes.js';
 import { describeEachDatabase, tablesOf } from '../../test/support/databases.js';
 import { createTestFirm, type TestFirm } from '../../test/support/firm.js';
 import { AnswerStore } from './response-cache.js';
@@ -66,34 +64,9 @@ describeEachDatabase('response cache', (database) => {
   const tokens = new Map<string, string>();
 
   beforeAll(async () => {
-    let configs: { config: DatabaseConfig; db: Db }[];
-    if (database.name === 'postgres') {
-      const opened = await database.open();
-      const second = openDatabase(database.config, { schema: opened.db.schema });
-      configs = [
-        { config: database.config, db: opened.db },
-        { config: database.config, db: second },
-      ];
-      cleanup = async () => {
-        await second.close();
-        await opened.drop();
-      };
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'wealth-response-cache-'));
-      const config: DatabaseConfig = { dialect: 'sqlite', file: join(dir, 'book.sqlite') };
-      const first = openDatabase(config);
-      await migrateToLatest(first);
-      const second = openDatabase(config);
-      configs = [
-        { config, db: first },
-        { config, db: second },
-      ];
-      cleanup = async () => {
-        await first.close();
-        await second.close();
-        rmSync(dir, { recursive: true, force: true });
-      };
-    }
+    const twice = await openTwice(database, 'response-cache');
+    const configs = twice.opened;
+    cleanup = twice.close;
     firm = await createTestFirm(configs[0]!.db.kysely, 'alpha');
     other = await createTestFirm(configs[0]!.db.kysely, 'beta');
     for (const { config, db } of configs) {
@@ -170,9 +143,12 @@ describeEachDatabase('response cache', (database) => {
   it('a write through the API is read back at once by the process that made it', async () => {
     expect(await description(a().app)).toBe('first');
     const block = (await call(a().app, 'GET', `/api/v1/Trading/TradeBlocks/${blockId}`)).json<{ globalId: string }>();
+    const heardByB = stampOf(b().app);
     const updated = await call(a().app, 'PUT', '/api/v1/Trading/TradeBlocks', [{ globalId: block.globalId, description: 'second', startDate: '2026-01-01' }]);
     expect(updated.statusCode, updated.body).toBe(200);
     expect(await description(a().app)).toBe('second');
+    // The other process learns of it when the notification arrives (PostgreSQL), not before.
+    if (database.name === 'postgres') await until(() => stampOf(b().app) !== heardByB, 5_000);
   });
 
   it('a write through the other process is read on the next request once the database has told it (SQLite: at once)', async () => {
