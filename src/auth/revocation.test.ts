@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
-import { openTwice } from '../../test/support/two-processes.js';
+import { openTwice, until } from '../../test/support/two-processes.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { createTestFirm, type TestFirm } from '../../test/support/firm.js';
 import { authorize, exchange } from '../../test/support/oauth.js';
@@ -12,15 +12,6 @@ import { AuthRepository } from './repository.js';
 
 const REDIRECT = 'https://partner.example/alpha/callback';
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-
-/** Waits until `done` holds, for at most `ms`. */
-async function until(done: () => boolean, ms = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!done()) {
-    if (Date.now() - started > ms) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /**
  * Two processes serving one database, as a firm runs them behind a load balancer: each has its

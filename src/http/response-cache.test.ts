@@ -6,7 +6,7 @@ import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { TradeBlockService } from '../trade-blocks/service.js';
-import { openTwice } from '../../test/support/two-processes.js';
+import { openTwice, until } from '../../test/support/two-processes.js';
 import { describeEachDatabase, tablesOf } from '../../test/support/databases.js';
 import { createTestFirm, type TestFirm } from '../../test/support/firm.js';
 import { AnswerStore } from './response-cache.js';
@@ -14,14 +14,6 @@ import { createSmallBook } from '../trade-blocks/test-support.js';
 import { UNANNOUNCED_TABLES } from '../db/migrations/0031_data_change_notifications.js';
 
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-
-async function until(done: () => boolean, ms = 10_000): Promise<void> {
-  const started = Date.now();
-  while (!done()) {
-    if (Date.now() - started > ms) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('AnswerStore', () => {
   const answer = (text: string) => ({ headers: { 'content-type': 'application/json' }, body: Buffer.from(text) });
@@ -88,7 +80,6 @@ describeEachDatabase('response cache', (database) => {
   });
 
   const stampOf = (app: FastifyInstance) => app.dataChanges.stamp();
-  const dataChangesOf = (app: FastifyInstance) => app.dataChanges;
 
   async function token(app: FastifyInstance, user: keyof TestFirm['users'], of: TestFirm = firm): Promise<string> {
     const key = `${of.firmId}:${user}`;
@@ -155,8 +146,8 @@ describeEachDatabase('response cache', (database) => {
     expect(await description(b().app)).toBe('second');
     await a().db.kysely.updateTable('trade_block_details').set({ description: 'third' }).where('id', '=', blockId).execute();
     if (database.name === 'postgres') {
-      const before = dataChangesOf(b().app).stamp();
-      await until(() => dataChangesOf(b().app).stamp() !== before, 5_000);
+      const before = stampOf(b().app);
+      await until(() => stampOf(b().app) !== before, 5_000);
     }
     expect(await description(b().app)).toBe('third');
   });
@@ -174,14 +165,14 @@ describeEachDatabase('response cache', (database) => {
     try {
       const killed = await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1`, [`wealth_data_${b().db.schema}`]);
       expect(killed.rowCount).toBe(2);
-      await until(() => dataChangesOf(b().app).stamp() === undefined, 5_000);
+      await until(() => stampOf(b().app) === undefined, 5_000);
       // Written with the triggers off: no notification at all, only a read can see it.
       await admin.query('begin');
       await admin.query(`set local session_replication_role = replica`);
       await admin.query(`update ${b().db.schema}.trade_block_details set description = 'unannounced' where id = $1`, [blockId]);
       await admin.query('commit');
       expect(await description(b().app)).toBe('unannounced');
-      await until(() => nodes.every((n) => dataChangesOf(n.app).stamp() !== undefined), 10_000);
+      await until(() => nodes.every((n) => stampOf(n.app) !== undefined), 10_000);
       expect(await description(b().app)).toBe('unannounced');
     } finally {
       await admin.end();

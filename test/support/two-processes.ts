@@ -42,3 +42,12 @@ export async function openTwice(database: TestDatabase, name: string): Promise<{
     },
   };
 }
+
+/** Waits until `done` holds, for at most `ms`: another process hears of a change a moment after it. */
+export async function until(done: () => boolean, ms = 10_000): Promise<void> {
+  const started = Date.now();
+  while (!done()) {
+    if (Date.now() - started > ms) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
