@@ -41,17 +41,24 @@ export function requireAuthentication(scope: FastifyInstance, auth: AuthService,
   scope.addHook('onRoute', (route) => {
     route.config = { ...route.config, audience };
   });
-  scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  // Callback style, not async: a request whose token the cache knows (nearly all) goes on in the
+  // same tick, without a promise per request on the hottest path of both applications.
+  scope.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     const config = request.routeOptions.config;
-    if (config.public) return;
+    if (config.public) return done();
     const token = parseSessionToken(request.headers.authorization);
-    if (!token) return deny(reply, 401, 'unauthorized', 'Authorization: Session <token> is required');
-    const principal = await auth.authenticate(token, audience);
-    if (!principal) return deny(reply, 401, 'unauthorized', 'the token is not valid or has expired');
-    request.principal = principal;
-    const wanted = config.privilege === undefined ? [] : ([] as PrivilegeName[]).concat(config.privilege);
-    if (wanted.length > 0 && !wanted.some((p) => principal.privileges.has(p))) {
-      return deny(reply, 403, 'forbidden', `this call needs the ${wanted.join(' or ')} privilege`);
-    }
+    if (!token) return void deny(reply, 401, 'unauthorized', 'Authorization: Session <token> is required');
+    const admit = (principal: Principal | undefined) => {
+      if (!principal) return void deny(reply, 401, 'unauthorized', 'the token is not valid or has expired');
+      request.principal = principal;
+      const wanted = config.privilege === undefined ? [] : ([] as PrivilegeName[]).concat(config.privilege);
+      if (wanted.length > 0 && !wanted.some((p) => principal.privileges.has(p))) {
+        return void deny(reply, 403, 'forbidden', `this call needs the ${wanted.join(' or ')} privilege`);
+      }
+      done();
+    };
+    const cached = auth.cachedPrincipal(token, audience);
+    if (cached) return admit(cached);
+    auth.authenticate(token, audience).then(admit, done);
   });
 }

@@ -184,9 +184,17 @@ export class AuthService {
    * chain, a deactivated user, a new password, a revoked partner app) reaches every process's
    * cache before the next request (revocations.ts), or the cache does not answer at all.
    */
+  /**
+   * The caller of a token the cache knows, without waiting: the request hook answers most requests
+   * from here in the same tick, and asks `authenticate` only for the rest.
+   */
+  cachedPrincipal(token: string, audience: 'platform' | 'rebalancer'): Principal | undefined {
+    return this.tokens.get(cacheKey(digest(token), audience), this.clock.now().getTime())?.principal;
+  }
+
   async authenticate(token: string, audience: 'platform' | 'rebalancer'): Promise<Principal | undefined> {
     const tokenHash = digest(token);
-    const key = audience === 'platform' ? `p${tokenHash}` : `r${tokenHash}`;
+    const key = cacheKey(tokenHash, audience);
     const now = this.clock.now();
     const cached = this.tokens.get(key, now.getTime());
     if (cached) return cached.principal;
@@ -204,4 +212,9 @@ export class AuthService {
     this.tokens.store(key, { principal, tokenId: owner.tokenId, chainId: owner.chainId, expiresAt: Date.parse(owner.expiresAt) }, ticket);
     return principal;
   }
+}
+
+/** A token's place in the cache: its digest, told apart by the application it was issued for. */
+function cacheKey(tokenHash: string, audience: 'platform' | 'rebalancer'): string {
+  return audience === 'platform' ? `p${tokenHash}` : `r${tokenHash}`;
 }

@@ -62,11 +62,11 @@ export function refuseHostileInput(app: FastifyInstance) {
     }
     void parseJson(request, text, done);
   });
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const inParams = nulField(request.params, '');
     const inQuery = nulField(request.query, '');
     const field =
       inParams !== undefined ? `params.${inParams}` : inQuery !== undefined ? `querystring.${inQuery}` : nulField(request.body, '');
-    if (field !== undefined) throw validationFailed([{ field: field || 'body', message: 'must not contain a NUL character' }]);
+    done(field === undefined ? undefined : validationFailed([{ field: field || 'body', message: 'must not contain a NUL character' }]));
   });
 }

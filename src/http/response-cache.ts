@@ -98,23 +98,29 @@ export function cacheResponses(app: FastifyInstance, changes: DataChanges, clock
   // route gets here, and the key names the caller. Before the URL's checks and validation: an
   // answer is kept only for a URL that passed them (its answer was a 200), and the same URL passes
   // them again, so a hit skips them; a miss goes on through them.
-  app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.routeOptions.config.cacheable || request.method !== 'GET' || !request.principal) return;
+  // Callback style: a hit is sent in the same tick (reply.send without done ends the request).
+  app.addHook('preValidation', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (!request.routeOptions.config.cacheable || request.method !== 'GET' || !request.principal) return done();
     const stamp = changes.stamp();
-    if (stamp === undefined) return;
+    if (stamp === undefined) return done();
     const { userId, clientId } = request.principal;
     // The day: answers may say what is in force today (a trade block's dates).
     const key = `${userId} ${clientId ?? ''} ${today(clock)} ${request.url}`;
     const answer = store.get(key, stamp);
     if (!answer) {
       request.cacheTicket = { key, stamp };
-      return;
+      return done();
     }
     for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
-    return reply.send(answer.body);
+    reply.send(answer.body);
   });
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    done(null, kept(request, reply, payload));
+  });
+
+  /** The payload to send: the answer just read, kept when its stamp held (as a Buffer then). */
+  function kept(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     const ticket = request.cacheTicket;
     if (!ticket || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     // A write began or committed meanwhile: what was read may be older than the stamp says.
@@ -128,5 +134,5 @@ export function cacheResponses(app: FastifyInstance, changes: DataChanges, clock
     const body = Buffer.from(payload);
     store.set(ticket.key, ticket.stamp, { headers, body });
     return body;
-  });
+  }
 }

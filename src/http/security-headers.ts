@@ -14,9 +14,10 @@ const HSTS = 'max-age=31536000';
  */
 export function secureResponses(app: FastifyInstance, publicUrl: string) {
   const https = publicUrl.startsWith('https:');
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.header('Cache-Control', 'no-store');
     reply.header('X-Content-Type-Options', 'nosniff');
     if (https) reply.header('Strict-Transport-Security', HSTS);
+    done();
   });
 }
