@@ -9,6 +9,7 @@ import { homeRoutes, type ServedApp } from './http/home.js';
 import { refuseHostileInput } from './http/hostile-input.js';
 import { secureResponses } from './http/security-headers.js';
 import { cacheResponses } from './http/response-cache.js';
+import { answerWritesOnceHeard } from './http/writes-heard.js';
 import { ProblemSchema } from './http/problem.js';
 import { validatorCompiler } from './http/validation.js';
 import { authorizationServerMetadata, issuerOf } from './auth/oauth-routes.js';
@@ -82,6 +83,8 @@ export async function buildApp({ config, db, clock = systemClock, logStream }: A
   // Before the applications register, so that its hooks reach their routes, and before the
   // hostile-input check: a cached answer is one to a URL that passed every check already.
   cacheResponses(app, services.dataChanges, clock, config.responseCacheBytes);
+  // Whatever this node's cache: other nodes' caches must have heard its writes before they answer.
+  answerWritesOnceHeard(app, services.dataChanges);
   refuseHostileInput(app);
   secureResponses(app, config.publicUrl);
   await app.register(formbody);

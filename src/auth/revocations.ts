@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabaseConfig } from '../config.js';
+import { Acknowledgements, acknowledgement } from '../db/acknowledgements.js';
 import type { Db } from '../db/database.js';
 import { type ChannelListener, channelName, listenToChannel } from '../db/listen.js';
 import { decodeSubject, encodeSubject, type RevokedSubject, TokenCache } from './token-cache.js';
@@ -10,9 +11,6 @@ declare module 'fastify' {
     revocations: Revocations;
   }
 }
-
-/** How long a revoking write waits for the other processes to acknowledge its notification. */
-const ECHO_WAIT_MS = 1000;
 
 /** One revocation of a write, as AuthRepository announces it. */
 export interface Announced {
@@ -28,12 +26,8 @@ export interface Announced {
  * `announce` (in the transaction of the write) and `committed` (after it).
  */
 export class Revocations {
-  /** Revocations of this process waiting for every listener's acknowledgement, by nonce. */
-  private readonly waiting = new Map<string, Waiting>();
-  /** Nonces this process announced (a rolled back write's stay: bounded in `announce`). */
-  private readonly announcedHere = new Set<string>();
-  /** Acknowledgements that came before `committed` began to wait for them, by nonce. */
-  private readonly early = new Map<string, number>();
+  /** Every listener's acknowledgement of this process's revocations. */
+  private readonly acks = new Acknowledgements();
   private listener?: ChannelListener;
 
   constructor(
@@ -76,12 +70,7 @@ export class Revocations {
   /** A revocation about to be written: forgotten here now, its payload for the transaction. */
   announce(subject: RevokedSubject): Announced {
     this.cache.forget(subject);
-    const nonce = randomUUID();
-    if (this.channel) {
-      if (this.announcedHere.size > 10_000) this.announcedHere.clear();
-      if (this.early.size > 10_000) this.early.clear();
-      this.announcedHere.add(nonce);
-    }
+    const nonce = this.channel ? this.acks.announce() : randomUUID();
     return { subject, nonce, payload: encodeSubject(subject, nonce) };
   }
 
@@ -90,64 +79,22 @@ export class Revocations {
    * again, and (PostgreSQL) the process waits until every process listening on the channel,
    * itself included, has said it heard the revocation (each answers with an acknowledgement
    * once its cache forgot), so that the next request anywhere is refused. A process that does
-   * not answer within ECHO_WAIT_MS (it died, or its channel is down and its cache does not answer
-   * anyway) is not waited for longer.
+   * not answer in time (src/db/acknowledgements.ts) is not waited for longer.
    */
   async committed(announced: readonly Announced[]): Promise<void> {
     for (const { subject } of announced) this.cache.forget(subject);
     if (!this.channel || !this.listener || announced.length === 0) return;
     const listeners = await this.listener.listeners();
     if (!listeners) return;
-    await Promise.all(announced.map(({ nonce }) => this.acknowledged(nonce, listeners)));
-    for (const { nonce } of announced) this.announcedHere.delete(nonce);
-  }
-
-  private acknowledged(nonce: string, listeners: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const wait: Waiting = { missing: listeners - (this.early.get(nonce) ?? 0), done: resolve };
-      this.early.delete(nonce);
-      if (wait.missing <= 0) return resolve();
-      const timer = setTimeout(() => {
-        this.waiting.delete(nonce);
-        resolve();
-      }, ECHO_WAIT_MS);
-      wait.done = () => {
-        clearTimeout(timer);
-        this.waiting.delete(nonce);
-        resolve();
-      };
-      this.waiting.set(nonce, wait);
-    });
+    await Promise.all(announced.map(({ nonce }) => this.acks.wait(nonce, listeners)));
   }
 
   private heard(payload: string): void {
-    const ack = acknowledgementOf(payload);
-    if (ack !== undefined) {
-      const wait = this.waiting.get(ack);
-      if (wait) {
-        if (--wait.missing <= 0) wait.done();
-      } else if (this.announcedHere.has(ack)) this.early.set(ack, (this.early.get(ack) ?? 0) + 1);
-      return;
-    }
+    if (this.acks.heard(payload)) return;
     const heard = decodeSubject(payload);
     if (!heard) return;
     this.cache.forget(heard.subject);
-    if (heard.nonce) void this.listener?.send(JSON.stringify({ ack: heard.nonce }));
-  }
-}
-
-interface Waiting {
-  missing: number;
-  done: () => void;
-}
-
-function acknowledgementOf(payload: string): string | undefined {
-  if (!payload.startsWith('{"ack":')) return undefined;
-  try {
-    const value = JSON.parse(payload) as { ack?: unknown };
-    return typeof value.ack === 'string' ? value.ack : undefined;
-  } catch {
-    return undefined;
+    if (heard.nonce) void this.listener?.send(acknowledgement(heard.nonce));
   }
 }
 

@@ -64,30 +64,31 @@ export function listenToChannel(url: string, channel: string, handlers: ChannelH
   handlers.down();
   void connect();
   const live = () => (client && !timer ? client : undefined);
-  return {
-    async send(payload) {
+  // One query at a time on the connection (pg queues concurrent ones, but is to stop doing so):
+  // answers to notifications and barriers may be asked for together.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = <T>(query: (target: pg.Client) => Promise<T>, failed: T): Promise<T> => {
+    const next = queue.then(() => {
       const target = live();
-      if (!target) return false;
-      try {
+      return target ? query(target) : failed;
+    });
+    queue = next.catch(() => undefined);
+    return next.catch(() => failed);
+  };
+  return {
+    send: (payload) =>
+      serially(async (target) => {
         await target.query('select pg_notify($1, $2)', [channel, payload]);
         return true;
-      } catch {
-        return false;
-      }
-    },
-    async listeners() {
-      const target = live();
-      if (!target) return undefined;
-      try {
+      }, false),
+    listeners: () =>
+      serially(async (target) => {
         const { rows } = await target.query<{ n: number }>(
           'select count(*)::int as n from pg_stat_activity where application_name = $1 and datname = current_database()',
           [channel],
         );
         return rows[0]?.n;
-      } catch {
-        return undefined;
-      }
-    },
+      }, undefined),
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);

@@ -1,7 +1,24 @@
-import type { CompiledQuery, DatabaseConnection, DatabaseIntrospector, Dialect, DialectAdapter, Driver, Kysely, QueryCompiler, QueryResult, TransactionSettings } from 'kysely';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  DeleteQueryNode,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  InsertQueryNode,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  type RootOperationNode,
+  TableNode,
+  type TransactionSettings,
+  UpdateQueryNode,
+} from 'kysely';
+import { UNANNOUNCED_TABLES } from './migrations/0031_data_change_notifications.js';
 
 /**
- * A dialect that counts the writes this process commits through Kysely: the count moves on after
+ * A dialect that counts the writes this process commits through Kysely (`changesData`): the count moves on after
  * a transaction that wrote commits, and after a write outside any transaction. What a process
  * cached from the database before its own write is then known stale at once, without waiting for
  * the database to tell every process (src/db/data-changes.ts).
@@ -34,6 +51,25 @@ export class ObservedDialect implements Dialect {
   }
 }
 
+const UNSEEN = new Set<string>(UNANNOUNCED_TABLES);
+
+/**
+ * Whether a statement may change what a cached answer reads: a write, unless it names one of the
+ * sign-in and token tables, which no cached answer reads and which a login or a token refresh
+ * writes (their triggers are left out for the same reason, migration 0031). A statement whose
+ * table is not plain to see counts as a change.
+ */
+export function changesData(query: CompiledQuery): boolean {
+  if (!mayWrite(query)) return false;
+  const table = writtenTable(query.query);
+  return table === undefined || !UNSEEN.has(table);
+}
+
+function writtenTable(node: RootOperationNode): string | undefined {
+  const target = InsertQueryNode.is(node) ? node.into : UpdateQueryNode.is(node) ? node.table : DeleteQueryNode.is(node) && node.from.froms.length === 1 ? node.from.froms[0] : undefined;
+  return target && TableNode.is(target) ? target.table.identifier.name : undefined;
+}
+
 /** Whether a statement may change data. Raw SQL counts as a write unless it plainly reads. */
 export function mayWrite(query: CompiledQuery): boolean {
   const kind = query.query.kind;
@@ -55,7 +91,7 @@ class ObservedConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (!mayWrite(query)) return this.inner.executeQuery<R>(query);
+    if (!changesData(query)) return this.inner.executeQuery<R>(query);
     this.wrote = true;
     try {
       return await this.inner.executeQuery<R>(query);
@@ -65,7 +101,7 @@ class ObservedConnection implements DatabaseConnection {
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    if (mayWrite(query)) {
+    if (changesData(query)) {
       this.wrote = true;
       if (!this.inTransaction) this.committed();
     }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import type { Db } from './database.js';
-import { mayWrite } from './observed-dialect.js';
+import { changesData, mayWrite } from './observed-dialect.js';
 
 /**
  * The write stamp the response cache keys on: it must move after every write this process
@@ -41,6 +41,17 @@ describeEachDatabase('write stamp', (database) => {
       if (database.name === 'postgres') expect(db.writeStamp()).toBe(before);
     });
     expect(db.writeStamp()).not.toBe(before);
+  });
+
+  it('takes a write to the sign-in and token tables for no change of data, any other write for one', () => {
+    const tokens = db.kysely.updateTable('access_tokens').set({ revoked_at: 'now' }).where('id', '=', 1);
+    expect(changesData(tokens.compile())).toBe(false);
+    expect(changesData(db.kysely.deleteFrom('refresh_tokens').where('id', '=', 1).compile())).toBe(false);
+    expect(changesData(db.kysely.insertInto('sign_in_failures').values({ key: 'k', failures: 1, window_started_at: 'now', locked_until: null }).compile())).toBe(false);
+    expect(changesData(db.kysely.updateTable('users').set({ is_active: 0 }).where('id', '=', 1).compile())).toBe(true);
+    expect(changesData(db.kysely.deleteFrom('trade_block_details').where('id', '=', 1).compile())).toBe(true);
+    expect(changesData(sql`update access_tokens set revoked_at = 'now'`.compile(db.kysely))).toBe(true);
+    expect(changesData(db.kysely.selectFrom('access_tokens').selectAll().compile())).toBe(false);
   });
 
   it('does not move on PostgreSQL for a transaction rolled back', async () => {

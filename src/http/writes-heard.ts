@@ -1,0 +1,33 @@
+// Read your writes on any node: a write's answer goes out only once every process serving the
+// database has heard of it, so that a client reading through another node behind the same load
+// balancer right after is not answered from that node's response cache as it stood before
+// (docs/decisions/response-cache.md). On SQLite every process reads the file's data_version on its
+// next request, and there is nothing to wait for.
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DataChanges } from '../db/data-changes.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** This process's write mark as a request that may write reached its handler. */
+    writesBefore: string | null;
+  }
+}
+
+/** Only a request that may write waits: a GET or HEAD changes nothing the API lets it change. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function answerWritesOnceHeard(app: FastifyInstance, changes: DataChanges): void {
+  app.decorateRequest('writesBefore', null);
+  app.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+    if (!READS.has(request.method)) request.writesBefore = changes.writeMark() ?? null;
+    done();
+  });
+  // Any write of this process during the request (another request's too: waiting for it is
+  // harmless) holds the answer until every listener answered the barrier that follows it.
+  app.addHook('onSend', (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    const before = request.writesBefore;
+    if (before === null || changes.writeMark() === before) return done(null, payload);
+    void changes.heardEverywhere().then(() => done(null, payload));
+  });
+}
