@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DatabaseConfig } from '../config.js';
-import { Acknowledgements, acknowledgement } from '../db/acknowledgements.js';
+import { ACKNOWLEDGEMENT_WAIT_MS, Acknowledgements, acknowledgement, within } from '../db/acknowledgements.js';
 import type { Db } from '../db/database.js';
 import { type ChannelListener, channelName, listenToChannel } from '../db/listen.js';
 import { decodeSubject, encodeSubject, type RevokedSubject, TokenCache } from './token-cache.js';
@@ -83,10 +83,16 @@ export class Revocations {
    */
   async committed(announced: readonly Announced[]): Promise<void> {
     for (const { subject } of announced) this.cache.forget(subject);
-    if (!this.channel || !this.listener || announced.length === 0) return;
-    const listeners = await this.listener.listeners();
-    if (!listeners) return;
-    await Promise.all(announced.map(({ nonce }) => this.acks.wait(nonce, listeners)));
+    const listener = this.listener;
+    if (!this.channel || !listener || announced.length === 0) return;
+    // Bounded as a whole: a listening connection that hangs must not hold the revoking call.
+    await within(
+      2 * ACKNOWLEDGEMENT_WAIT_MS,
+      (async () => {
+        const listeners = await listener.listeners();
+        if (listeners) await Promise.all(announced.map(({ nonce }) => this.acks.wait(nonce, listeners)));
+      })(),
+    );
   }
 
   private heard(payload: string): void {

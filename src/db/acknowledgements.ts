@@ -82,3 +82,15 @@ export function nonceOf(payload: string, field: string): string | undefined {
     return undefined;
   }
 }
+
+/** Resolves when `work` settles, or after `ms`, whichever comes first; never rejects. */
+export function within(ms: number, work: Promise<unknown>): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    work.then(done, done);
+  });
+}

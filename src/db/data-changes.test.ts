@@ -8,6 +8,7 @@ import type { ChannelHandlers, ChannelListener } from './listen.js';
 function onFakeChannel(listening: number) {
   const sent: string[] = [];
   const counted = { listeners: listening, times: 0 };
+  const fake = { listener: undefined as unknown as ChannelListener };
   let handlers: ChannelHandlers | undefined;
   const db = { schema: 'book', writeStamp: () => '0' } as unknown as Db;
   const changes = new PostgresDataChanges(db, (_channel, given) => {
@@ -23,6 +24,7 @@ function onFakeChannel(listening: number) {
       },
       close: async () => undefined,
     };
+    fake.listener = listener;
     return listener;
   });
   const nonces = (kind: string) => sent.filter((p) => p.startsWith(`{"${kind}"`)).map((p) => (JSON.parse(p) as Record<string, string>)[kind]!);
@@ -30,6 +32,9 @@ function onFakeChannel(listening: number) {
     changes,
     sent,
     counted,
+    get listener() {
+      return fake.listener;
+    },
     hear: (payload: string) => handlers!.message(payload),
     /** Every listener answers the `index`-th message of a kind this process sent. */
     answerAll: async (kind: 'hello' | 'barrier', index: number) => {
@@ -126,6 +131,25 @@ describe('the barrier after a write (PostgreSQL)', () => {
     await channel.answerAll('barrier', 0);
     expect(await settled(heard)).toBe(true);
     expect(channel.counted.times).toBe(countedAtStart + 2);
+  });
+
+  it('does not hold a write longer than two waits when the listening connection hangs', async () => {
+    const channel = onFakeChannel(2);
+    await channel.start();
+    vi.useFakeTimers();
+    try {
+      channel.counted.listeners = 2;
+      const hung = new Promise<number>(() => undefined);
+      vi.spyOn(channel.listener, 'listeners').mockReturnValue(hung);
+      channel.hear(JSON.stringify({ hello: 'newcomer' }));
+      const heard = channel.changes.heardEverywhere();
+      await vi.advanceTimersByTimeAsync(2 * ACKNOWLEDGEMENT_WAIT_MS - 1);
+      expect(await settled(heard)).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await settled(heard)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sends nothing when it is not listening', async () => {

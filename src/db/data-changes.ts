@@ -13,7 +13,7 @@
 
 import { sql } from 'kysely';
 import type { DatabaseConfig } from '../config.js';
-import { Acknowledgements, acknowledgement, nonceOf } from './acknowledgements.js';
+import { ACKNOWLEDGEMENT_WAIT_MS, Acknowledgements, acknowledgement, nonceOf, within } from './acknowledgements.js';
 import type { Db } from './database.js';
 import { type ChannelListener, channelName, listenToChannel } from './listen.js';
 
@@ -113,7 +113,9 @@ export class PostgresDataChanges implements DataChanges {
     while (this.waiters.length > 0) {
       const served = this.waiters;
       this.waiters = [];
-      await this.barrier().catch(() => undefined);
+      // Bounded as a whole: a listening connection that hangs (not yet known lost) must not
+      // hold a write's answer for longer than a silent listener would.
+      await within(2 * ACKNOWLEDGEMENT_WAIT_MS, this.barrier());
       for (const resolve of served) resolve();
     }
     this.barriers = false;
