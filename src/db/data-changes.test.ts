@@ -152,6 +152,18 @@ describe('the barrier after a write (PostgreSQL)', () => {
     }
   });
 
+  it('alone, waits for its own answer before telling of another process\'s writes', async () => {
+    const channel = onFakeChannel(1);
+    await channel.start();
+    await channel.changes.heardEverywhere();
+    expect(channel.sent.filter((p) => p.startsWith('{"barrier"'))).toEqual([]);
+    const heard = channel.changes.heardEverywhere(true);
+    await vi.waitFor(() => expect(channel.sent.filter((p) => p.startsWith('{"barrier"'))).toHaveLength(1));
+    expect(await settled(heard)).toBe(false);
+    await channel.answerAll('barrier', 0);
+    expect(await settled(heard)).toBe(true);
+  });
+
   it('sends nothing when it is not listening', async () => {
     const deaf = onFakeChannel(3);
     await deaf.changes.heardEverywhere();

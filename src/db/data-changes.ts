@@ -7,9 +7,10 @@
 // - PostgreSQL: this process's committed writes (ObservedDialect) and the notifications every
 //   table's statement trigger sends on commit (migration 0031), heard on a LISTEN connection of
 //   its own; no stamp while that connection is down, since a change could then go unheard.
-//   After a write of its own a process can wait (`heardEverywhere`) until every process listening
-//   has heard it: a barrier notification, sent after the write committed, reaches each listener
-//   after the write's own (PostgreSQL delivers notifications in commit order), and each answers it.
+//   After a write of its own, or before telling of another process's, a process can wait
+//   (`heardEverywhere`) until every process listening has heard it: a barrier notification sent
+//   after the write committed reaches each listener after the write's own (PostgreSQL delivers
+//   notifications in commit order), and each answers it.
 
 import { sql } from 'kysely';
 import type { DatabaseConfig } from '../config.js';
@@ -24,9 +25,10 @@ export interface DataChanges {
   writeMark(): string | undefined;
   /**
    * Resolves once every process listening has heard of every write this process committed
-   * before the call (or has not answered in time: src/db/acknowledgements.ts). Never rejects.
+   * before the call (or has not answered in time: src/db/acknowledgements.ts). With `othersToo`,
+   * of every write any process committed before it, this one included. Never rejects.
    */
-  heardEverywhere(): Promise<void>;
+  heardEverywhere(othersToo?: boolean): Promise<void>;
   start(log?: { warn(object: object, message: string): void }): void;
   stop(): Promise<void>;
 }
@@ -79,7 +81,7 @@ export class PostgresDataChanges implements DataChanges {
   /** Moves on with every hello heard: a count begun before it may miss the newcomer. */
   private hellos = 0;
   /** Callers of `heardEverywhere` for the next barrier, and whether barriers are being run. */
-  private waiters: (() => void)[] = [];
+  private waiters: { resolve: () => void; othersToo: boolean }[] = [];
   private barriers = false;
 
   constructor(
@@ -97,9 +99,9 @@ export class PostgresDataChanges implements DataChanges {
     return this.db.writeStamp();
   }
 
-  heardEverywhere(): Promise<void> {
+  heardEverywhere(othersToo = false): Promise<void> {
     return new Promise<void>((resolve) => {
-      this.waiters.push(resolve);
+      this.waiters.push({ resolve, othersToo });
       if (!this.barriers) void this.runBarriers();
     });
   }
@@ -115,20 +117,22 @@ export class PostgresDataChanges implements DataChanges {
       this.waiters = [];
       // Bounded as a whole: a listening connection that hangs (not yet known lost) must not
       // hold a write's answer for longer than a silent listener would.
-      await within(2 * ACKNOWLEDGEMENT_WAIT_MS, this.barrier());
-      for (const resolve of served) resolve();
+      await within(2 * ACKNOWLEDGEMENT_WAIT_MS, this.barrier(served.some((waiter) => waiter.othersToo)));
+      for (const { resolve } of served) resolve();
     }
     this.barriers = false;
   }
 
-  private async barrier(): Promise<void> {
+  private async barrier(othersToo: boolean): Promise<void> {
     const listener = this.listener;
     // Not listening: this process can neither send a barrier nor hear the answers.
     if (!listener || !this.listening) return;
     const members = this.members ?? (await this.count(listener));
-    // This process alone: it reads its own writes at once (its write count is in its stamp).
-    if (members === undefined || members <= 1) return;
-    if (!(await this.everyoneAnswers(listener, 'barrier', members))) this.members = undefined;
+    if (members === undefined) return;
+    // This process alone reads its own writes at once (its write count is in its stamp), but
+    // hears another process's only with the notification: then its own answer is waited for too.
+    if (members <= 1 && !othersToo) return;
+    if (!(await this.everyoneAnswers(listener, 'barrier', Math.max(members, 1)))) this.members = undefined;
   }
 
   /** Sends a message of a new nonce and waits for `listeners` answers: whether they all came. */

@@ -136,9 +136,9 @@ describeEachDatabase('response cache', (database) => {
     expect(await description(b().app)).toBe('first');
     const block = (await call(a().app, 'GET', `/api/v1/Trading/TradeBlocks/${blockId}`)).json<{ globalId: string }>();
     const heardByB = stampOf(b().app);
-    // Process b hears every notification 50 ms late, as a busy node would, in order.
+    // Process b hears every notification 300 ms late, as a busy node would, in order.
     const slow = b().app.dataChanges as unknown as { message(payload: string): void };
-    const hear = lateBy(50, slow.message?.bind(slow));
+    const hear = lateBy(300, slow.message?.bind(slow));
     const late = database.name === 'postgres' ? vi.spyOn(slow, 'message').mockImplementation(hear) : undefined;
     try {
       const updated = await call(a().app, 'PUT', '/api/v1/Trading/TradeBlocks', [{ globalId: block.globalId, description: 'second', startDate: '2026-01-01' }]);
@@ -159,6 +159,27 @@ describeEachDatabase('response cache', (database) => {
     await a().db.kysely.updateTable('trade_block_details').set({ description: 'third' }).where('id', '=', blockId).execute();
     if (database.name === 'postgres') await until(() => stampOf(b().app) !== before, 5_000);
     expect(await description(b().app)).toBe('third');
+  });
+
+  it('a batch\'s status is answered once every process has heard of what workers committed before it', async () => {
+    expect(await description(b().app)).toBe('third');
+    const heardByB = stampOf(b().app);
+    const slow = b().app.dataChanges as unknown as { message(payload: string): void };
+    const hear = lateBy(300, slow.message?.bind(slow));
+    const late = database.name === 'postgres' ? vi.spyOn(slow, 'message').mockImplementation(hear) : undefined;
+    try {
+      // A worker's commit: no answer of this service waits for it.
+      await a().db.kysely.updateTable('trade_block_details').set({ description: 'fourth' }).where('id', '=', blockId).execute();
+      // Whatever the status says (here: no such batch), it goes out after the barrier.
+      expect((await call(a().app, 'GET', '/api/Trading/TradeGenerationStatus/999999')).statusCode).toBe(404);
+      if (database.name === 'postgres') expect(stampOf(b().app)).not.toBe(heardByB);
+      expect(await description(b().app)).toBe('fourth');
+    } finally {
+      late?.mockRestore();
+    }
+    const before = stampOf(b().app);
+    await a().db.kysely.updateTable('trade_block_details').set({ description: 'third' }).where('id', '=', blockId).execute();
+    if (database.name === 'postgres') await until(() => stampOf(b().app) !== before, 5_000);
   });
 
   it('a sign-in keeps what a process has cached on PostgreSQL: tokens are not what answers read', async () => {

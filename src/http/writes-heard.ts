@@ -8,6 +8,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DataChanges } from '../db/data-changes.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The answer tells of writes other processes made (a batch its workers finished): it goes out
+     * once every process serving the database has heard of everything committed before it.
+     */
+    revealsOthersWrites?: boolean;
+  }
   interface FastifyRequest {
     /** This process's write mark as a request that may write reached its handler. */
     writesBefore: string | null;
@@ -25,9 +32,12 @@ export function answerWritesOnceHeard(app: FastifyInstance, changes: DataChanges
   });
   // Any write of this process during the request (another request's too: waiting for it is
   // harmless) holds the answer until every listener answered the barrier that follows it.
+  // A barrier sent now follows every commit before it, whoever made it: a batch's status that says
+  // Complete is answered once every node has heard of the trades its workers wrote.
   app.addHook('onSend', (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
     const before = request.writesBefore;
-    if (before === null || changes.writeMark() === before) return done(null, payload);
-    void changes.heardEverywhere().then(() => done(null, payload));
+    const othersToo = request.routeOptions.config.revealsOthersWrites === true;
+    if (!othersToo && (before === null || changes.writeMark() === before)) return done(null, payload);
+    void changes.heardEverywhere(othersToo).then(() => done(null, payload));
   });
 }

@@ -63,7 +63,8 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
   app.post(
     '/Trading/GenerateTrades',
     {
-      config: edit,
+      // With ?wait=true the answer tells of the trades workers wrote, as the batch's status does.
+      config: { ...edit, revealsOthersWrites: true },
       schema: {
         tags,
         summary: 'Start a rebalance (routine Rebalance) or submit quick trades (routine QuickTrade); answers the batch processing id',
@@ -90,7 +91,8 @@ export const tradingRoutes: FastifyPluginAsyncTypebox<{ trading: TradingService;
 
   app.get(
     '/Trading/TradeGenerationStatus/:batchProcessingId',
-    { config: read, schema: { tags, summary: 'The status of a rebalance batch: poll it until it is complete or failed',
+    // Complete tells of the trades workers wrote: every node has heard of them before it is said.
+    { config: { ...read, revealsOthersWrites: true }, schema: { tags, summary: 'The status of a rebalance batch: poll it until it is complete or failed',
         description: 'Where a batch stands: status Queued, Running, Complete or Failed, itemsCompleted of totalItems, the number of accounts with errors and warnings, and the trade instance holding its trades once done.', params: BatchParams, response: responses({ 200: Type.Object({ ...BatchStatus.properties, tradeInstanceId: Type.Integer() }, { examples: [STATUS_EXAMPLE] }) }, [401, 403, 404]) } },
     async (request) => trading.status(principalOf(request).firmId, request.params.batchProcessingId),
   );
