@@ -8,13 +8,18 @@ import type { ChannelHandlers, ChannelListener } from './listen.js';
 function onFakeChannel(listening: number) {
   const sent: string[] = [];
   const counted = { listeners: listening, times: 0 };
-  const fake = { listener: undefined as unknown as ChannelListener };
+  /** `refuse`: how many sends to fail next, as on a connection that is going down. */
+  const fake = { listener: undefined as unknown as ChannelListener, refuse: 0 };
   let handlers: ChannelHandlers | undefined;
   const db = { schema: 'book', writeStamp: () => '0' } as unknown as Db;
   const changes = new PostgresDataChanges(db, (_channel, given) => {
     handlers = given;
     const listener: ChannelListener = {
       send: async (payload) => {
+        if (fake.refuse > 0) {
+          fake.refuse--;
+          return false;
+        }
         sent.push(payload);
         return true;
       },
@@ -32,13 +37,14 @@ function onFakeChannel(listening: number) {
     changes,
     sent,
     counted,
+    fake,
     get listener() {
       return fake.listener;
     },
     hear: (payload: string) => handlers!.message(payload),
     /** Every listener answers the `index`-th message of a kind this process sent. */
     answerAll: async (kind: 'hello' | 'barrier', index: number) => {
-      await vi.waitFor(() => expect(nonces(kind).length).toBeGreaterThan(index));
+      await vi.waitFor(() => expect(nonces(kind).length).toBeGreaterThan(index), { timeout: 3 * ACKNOWLEDGEMENT_WAIT_MS });
       for (let i = 0; i < counted.listeners; i++) channel.hear(acknowledgement(nonces(kind)[index]!));
     },
     /** Listening, and known to every listener: its stamp is defined from then on. */
@@ -110,6 +116,16 @@ describe('the barrier after a write (PostgreSQL)', () => {
     const channel = onFakeChannel(2);
     const started = channel.start();
     await vi.waitFor(() => expect(channel.sent).toHaveLength(1));
+    expect(channel.changes.stamp()).toBeUndefined();
+    await started;
+    expect(channel.changes.stamp()).toBeDefined();
+  });
+
+  it('says hello again when it could not be sent, and caches nothing until it was answered', async () => {
+    const channel = onFakeChannel(2);
+    channel.fake.refuse = 1;
+    const started = channel.start();
+    await new Promise((resolve) => setTimeout(resolve, ACKNOWLEDGEMENT_WAIT_MS / 2));
     expect(channel.changes.stamp()).toBeUndefined();
     await started;
     expect(channel.changes.stamp()).toBeDefined();

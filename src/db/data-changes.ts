@@ -64,8 +64,9 @@ class SqliteDataChanges implements DataChanges {
  * - `hello`: a process that starts listening says so, and keeps nothing in its cache until every
  *   process listening has answered. Whoever answers counts the listeners again before its next
  *   barrier, so a process that may hold an answer is never left out of one.
- * - `barrier`: sent after a write of this process committed; PostgreSQL delivers notifications in
- *   commit order, so a process answering it has counted the write's own notification already.
+ * - `barrier`: sent after a write of this process committed (or before an answer tells of another
+ *   process's); PostgreSQL delivers notifications in commit order, so a process answering it has
+ *   counted the notifications of every commit before it already.
  * - `ack`: the answer to either.
  */
 export class PostgresDataChanges implements DataChanges {
@@ -132,14 +133,17 @@ export class PostgresDataChanges implements DataChanges {
     // This process alone reads its own writes at once (its write count is in its stamp), but
     // hears another process's only with the notification: then its own answer is waited for too.
     if (members <= 1 && !othersToo) return;
-    if (!(await this.everyoneAnswers(listener, 'barrier', Math.max(members, 1)))) this.members = undefined;
+    if ((await this.everyoneAnswers(listener, 'barrier', Math.max(members, 1))) !== true) this.members = undefined;
   }
 
-  /** Sends a message of a new nonce and waits for `listeners` answers: whether they all came. */
-  private async everyoneAnswers(listener: ChannelListener, kind: 'hello' | 'barrier', listeners: number): Promise<boolean> {
+  /**
+   * Sends a message of a new nonce and waits for `listeners` answers: whether they all came in
+   * time, or undefined when it could not be sent.
+   */
+  private async everyoneAnswers(listener: ChannelListener, kind: 'hello' | 'barrier', listeners: number): Promise<boolean | undefined> {
     const nonce = this.acks.announce();
     const answered = this.acks.wait(nonce, listeners);
-    return (await listener.send(JSON.stringify({ [kind]: nonce }))) && (await answered);
+    return (await listener.send(JSON.stringify({ [kind]: nonce }))) ? await answered : undefined;
   }
 
   private async count(listener: ChannelListener): Promise<number | undefined> {
@@ -149,11 +153,17 @@ export class PostgresDataChanges implements DataChanges {
     return counted;
   }
 
-  /** Listening (again): the process serves nothing from its cache until every listener knows of it. */
+  /**
+   * Listening (again): the process serves nothing from its cache until every listener knows of it.
+   * One that does not answer in time is not waited for; a hello that could not be sent is sent again.
+   */
   private async join(listener: ChannelListener, epoch: number): Promise<void> {
+    const current = () => listener === this.listener && epoch === this.epoch && !this.stopped;
     const listeners = await listener.listeners();
-    if (listeners !== undefined) await this.everyoneAnswers(listener, 'hello', listeners);
-    if (listener === this.listener && epoch === this.epoch && !this.stopped) this.listening = true;
+    const sent = listeners !== undefined && (await this.everyoneAnswers(listener, 'hello', listeners)) !== undefined;
+    if (!current()) return;
+    if (sent) this.listening = true;
+    else setTimeout(() => current() && void this.join(listener, epoch), ACKNOWLEDGEMENT_WAIT_MS).unref();
   }
 
   private message(payload: string): void {

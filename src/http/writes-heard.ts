@@ -1,6 +1,7 @@
 // Read your writes on any node: a write's answer goes out only once every process serving the
 // database has heard of it, so that a client reading through another node behind the same load
-// balancer right after is not answered from that node's response cache as it stood before
+// balancer right after is not answered from that node's response cache as it stood before; the
+// same for an answer that tells of other processes' writes (a batch its workers finished)
 // (docs/decisions/response-cache.md). On SQLite every process reads the file's data_version on its
 // next request, and there is nothing to wait for.
 
@@ -21,7 +22,7 @@ declare module 'fastify' {
   }
 }
 
-/** Only a request that may write waits: a GET or HEAD changes nothing the API lets it change. */
+/** Methods that change nothing the API lets them change: their own writes are not waited for. */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function answerWritesOnceHeard(app: FastifyInstance, changes: DataChanges): void {
@@ -31,9 +32,9 @@ export function answerWritesOnceHeard(app: FastifyInstance, changes: DataChanges
     done();
   });
   // Any write of this process during the request (another request's too: waiting for it is
-  // harmless) holds the answer until every listener answered the barrier that follows it.
-  // A barrier sent now follows every commit before it, whoever made it: a batch's status that says
-  // Complete is answered once every node has heard of the trades its workers wrote.
+  // harmless) holds the answer until every listener answered the barrier that follows it. A
+  // barrier sent now follows every commit before it, whoever made it, so the same barrier serves
+  // a route that tells of other processes' writes.
   app.addHook('onSend', (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
     const before = request.writesBefore;
     const othersToo = request.routeOptions.config.revealsOthersWrites === true;
