@@ -131,7 +131,8 @@ function parseLotsJson(text: string): TaxLot[] {
 function summarize(text: string, start: number, end: number): LotsSummary | undefined {
   if (!scanSummary(text, start)) return summaryOfTuples(JSON.parse(text.slice(start, end)) as LotTuple[] | null);
   if (found === 0) return undefined;
-  return { maxCostPerShare: maxPerShare === -Infinity ? 0 : maxPerShare, latestAcquiredOn: text.slice(dateStart, dateEnd), maxLotCost: centsToDollars(maxCost) };
+  const perShare = most[PER_SHARE] as number;
+  return { maxCostPerShare: perShare === -Infinity ? 0 : perShare, latestAcquiredOn: text.slice(dateStart, dateEnd), maxLotCost: centsToDollars(most[COST] as number) };
 }
 
 function summaryOfTuples(tuples: LotTuple[] | null): LotsSummary | undefined {
@@ -209,10 +210,12 @@ function scanLots(s: string, start: number): TaxLot[] | null {
 }
 
 // What scanSummary found, in module variables: the summary is asked for every position of a
-// taxable account, and a result object per scan would be garbage at once.
+// taxable account, and a result object per scan would be garbage at once. The two fractions sit in
+// a typed array: a module variable holding a fraction is a new heap number at each assignment.
 let found = 0;
-let maxPerShare = -Infinity;
-let maxCost = -Infinity;
+const most = new Float64Array(2);
+const PER_SHARE = 0;
+const COST = 1;
 let dateStart = 0;
 let dateEnd = 0;
 
@@ -223,8 +226,8 @@ let dateEnd = 0;
  */
 function scanSummary(s: string, start: number): boolean {
   found = 0;
-  maxPerShare = -Infinity;
-  maxCost = -Infinity;
+  most[PER_SHARE] = -Infinity;
+  most[COST] = -Infinity;
   dateStart = 0;
   dateEnd = 0;
   let at = start;
@@ -265,8 +268,8 @@ function scanSummary(s: string, start: number): boolean {
       dateEnd = end;
     }
     found++;
-    if (shares !== 0 && (cost * 10000) / shares > maxPerShare) maxPerShare = (cost * 10000) / shares;
-    if (cost > maxCost) maxCost = cost;
+    if (shares !== 0 && (cost * 10000) / shares > most[PER_SHARE]) most[PER_SHARE] = (cost * 10000) / shares;
+    if (cost > most[COST]) most[COST] = cost;
     at = end + 1;
     while (s.charCodeAt(at) === SPACE) at++;
     if (s.charCodeAt(at++) !== CLOSE) return false;
