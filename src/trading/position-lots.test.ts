@@ -5,10 +5,10 @@ import { unpackPositions } from './position-lots.js';
 const SEPARATOR = String.fromCharCode(30);
 
 describe('unpackPositions (an account packed in one row by the snapshot read)', () => {
-  it('reads the triples in product order, each lot text to its own position, lots parsed only when read', () => {
+  it('reads the triples in product order, each lot text to its own position, lots and their summary read only when asked', () => {
     // The database may hand the triples in any order; lot segments name their product.
     const held = '[30,2500000,12345,10,1000000,9900,20,0,0]';
-    const lots = [`10 99.5 2025-05-01 9900 [[7,1000000,9900,"2025-05-01"]]`, `30 60 2024-01-02 12000 [[8,2000000,12000,"2024-01-02"],[9,500000,345,"2023-03-04"]]`].join(SEPARATOR);
+    const lots = [`10 [[7,1000000,9950,"2025-05-01"]]`, `30 [[8,2000000,12000,"2024-01-02"],[9,500000,345,"2023-03-04"]]`].join(SEPARATOR);
     const positions = unpackPositions(held, lots);
 
     expect(positions.map((p) => [p.productId, p.shares, p.costBasis])).toEqual([
@@ -16,7 +16,7 @@ describe('unpackPositions (an account packed in one row by the snapshot read)', 
       [20, 0, 0],
       [30, 2.5, 123.45],
     ]);
-    expect(positions.map((p) => p.lotsSummary)).toEqual([{ maxCostPerShare: 99.5, latestAcquiredOn: '2025-05-01', maxLotCost: 99 }, undefined, { maxCostPerShare: 60, latestAcquiredOn: '2024-01-02', maxLotCost: 120 }]);
+    expect(positions.map((p) => p.lotsSummary)).toEqual([{ maxCostPerShare: 99.5, latestAcquiredOn: '2025-05-01', maxLotCost: 99.5 }, undefined, { maxCostPerShare: 60, latestAcquiredOn: '2024-01-02', maxLotCost: 120 }]);
     expect(positions[1]!.taxLots).toBeUndefined();
     expect(positions[2]!.taxLots).toEqual([
       { id: 8, shares: 2, costBasis: 120, acquiredOn: '2024-01-02' },
@@ -25,7 +25,7 @@ describe('unpackPositions (an account packed in one row by the snapshot read)', 
   });
 
   it('matches segments that follow the triples in place, and looks up any that do not', () => {
-    const segment = (product: number, date: string) => `${product} 10 ${date} 1000 [[${product},1000000,1000,"${date}"]]`;
+    const segment = (product: number, date: string) => `${product} [[${product},1000000,1000,"${date}"]]`;
     const inOrder = unpackPositions('[10,1000000,1000,20,0,0,30,1000000,1000]', [segment(10, '2025-01-01'), segment(30, '2025-03-03')].join(SEPARATOR));
     expect(inOrder.map((p) => [p.productId, p.lotsSummary?.latestAcquiredOn, p.taxLots?.[0]?.id])).toEqual([
       [10, '2025-01-01', 10],
@@ -53,9 +53,28 @@ describe('unpackPositions (an account packed in one row by the snapshot read)', 
       fc.property(fc.array(lot, { maxLength: 6 }), fc.boolean(), fc.boolean(), (tuples, spaced, fraction) => {
         const rows: unknown[][] = tuples.map(([id, shares, cost, date]) => [id, fraction ? shares + 0.5 : shares, cost, date]);
         const json = spaced ? JSON.stringify(rows).replaceAll(',', ', ') : JSON.stringify(rows);
-        const [position] = unpackPositions('[1,0,0]', `1 0 2024-01-01 0 ${json}`);
+        const [position] = unpackPositions('[1,0,0]', `1 ${json}`);
         const expected = rows.length === 0 ? undefined : rows.map(([id, shares, cost, date]) => ({ id, shares: (shares as number) / 1e6, costBasis: (cost as number) / 100, acquiredOn: date }));
         expect(position!.taxLots).toEqual(expected);
+      }),
+    );
+  });
+
+  it('summarizes the lots as the database would aggregate them (highest cost per share, newest date, highest lot cost), in every shape', () => {
+    const date = fc.oneof(fc.constant('2024-02-29'), fc.constant('2025-12-31'), fc.constant('2025-12-3'), fc.constant('2023-01-01'), fc.constant('a\\"b'));
+    const lot = fc.tuple(fc.integer({ min: 1, max: 2 ** 31 }), fc.oneof(fc.constant(0), fc.integer({ min: -1e12, max: 1e12 })), fc.integer({ min: -1e12, max: 1e12 }), date);
+    fc.assert(
+      fc.property(fc.array(lot, { maxLength: 6 }), fc.boolean(), fc.boolean(), (tuples, spaced, fraction) => {
+        const rows = tuples.map(([id, shares, cost, acquired]) => [id, fraction && shares !== 0 ? shares + 0.5 : shares, cost, acquired] as const);
+        const json = spaced ? JSON.stringify(rows).replaceAll(',', ', ') : JSON.stringify(rows);
+        const [position] = unpackPositions('[1,0,0]', `1 ${json}`);
+        // SQL: max(cost_cents * 10000.0 / nullif(shares_micros, 0)) (0 when none has shares), max(acquired_date), max(cost_cents).
+        const perShare = rows.filter(([, shares]) => shares !== 0).map(([, shares, cost]) => (cost * 10000) / shares);
+        const expected =
+          rows.length === 0
+            ? undefined
+            : { maxCostPerShare: perShare.length === 0 ? 0 : Math.max(...perShare), latestAcquiredOn: rows.map(([, , , d]) => d).sort().at(-1), maxLotCost: Math.max(...rows.map(([, , cost]) => cost)) / 100 };
+        expect(position!.lotsSummary).toEqual(expected);
       }),
     );
   });

@@ -1,10 +1,10 @@
-// A position's tax lots as the rebalance loader reads them: one text value per position, a short
-// summary ahead of the lots' JSON, "<max cost per share> <latest acquired date> <max lot
-// cost_cents> [[id, shares_micros, cost_cents, acquired_date], …]". The engine reads the summary
-// for every position of a taxable account (is there a loss to harvest, a buy in the wash-sale
-// window?) and the lots only of the positions it sells or harvests; most of an advisory or
-// direct-indexing book's lots are then never parsed. The database builds it in the same pass over
-// the lots (snapshot-repository.ts packedPositions), so the summary costs no extra read.
+// A position's tax lots as the rebalance loader reads them: one JSON text per position,
+// "[[id, shares_micros, cost_cents, acquired_date], …]". The engine reads a summary of them for
+// every position of a taxable account (is there a loss to harvest, a buy in the wash-sale window?)
+// and the lots only of the positions it sells or harvests; most of an advisory or direct-indexing
+// book's lots are then never made into objects. The summary is read from the text here, on first
+// ask, by a scan that makes nothing but the summary: built by the database beside each position's
+// lots, its three aggregates and their text were a third of the read's time in SQLite.
 
 import type { LotsSummary, Position, TaxLot } from '../engine/index.js';
 import { centsToDollars, microsToShares } from '../shared/money.js';
@@ -14,16 +14,18 @@ import { plainInteger } from '../shared/plain-integer.js';
 type LotTuple = [number, number, number, string];
 
 /**
- * A position whose lots are parsed on first read of `taxLots`. `taxLots` is a getter of the class:
- * an object spread of a StoredPosition would keep its summary and drop its lots, so code that copies
- * positions builds new ones (engine/replay.ts does) rather than spreading them.
+ * A position whose lots and their summary are read from its text on first ask. `taxLots` and
+ * `lotsSummary` are getters of the class: an object spread of a StoredPosition would drop both, so
+ * code that copies positions builds new ones (engine/replay.ts does) rather than spreading them.
  */
 export class StoredPosition implements Position {
-  readonly lotsSummary: LotsSummary | undefined;
   #lots: readonly TaxLot[] | undefined | null = null;
+  #summary: LotsSummary | undefined | null = null;
   readonly #text: string | null;
+  readonly #start: number;
+  readonly #end: number;
 
-  /** `lots` from `start` to `end` is the position's "<summary> <lots>" (the whole account's text: no copy of the segment is made). */
+  /** `lots` from `start` to `end` is the position's lot text (the whole account's text: no copy of the segment is made). */
   constructor(
     readonly productId: number,
     readonly shares: number,
@@ -32,26 +34,20 @@ export class StoredPosition implements Position {
     start = 0,
     end = lots === null ? 0 : lots.length,
   ) {
-    if (lots === null) {
-      this.#text = null;
-      this.lotsSummary = undefined;
-      return;
-    }
-    const first = lots.indexOf(' ', start);
-    const second = lots.indexOf(' ', first + 1);
-    const third = lots.indexOf(' ', second + 1);
-    const cents = plainInteger(lots, second + 1, third);
-    this.lotsSummary = {
-      maxCostPerShare: Number(lots.slice(start, first)),
-      latestAcquiredOn: lots.slice(first + 1, second),
-      maxLotCost: centsToDollars(Number.isNaN(cents) ? Number(lots.slice(second + 1, third)) : cents),
-    };
-    this.#text = lots.slice(third + 1, end);
+    this.#text = lots;
+    this.#start = start;
+    this.#end = end;
   }
 
   get taxLots(): readonly TaxLot[] | undefined {
-    if (this.#lots === null) this.#lots = parseLots(this.#text);
+    if (this.#lots === null) this.#lots = this.#text === null ? undefined : parseLots(this.#text, this.#start, this.#end);
     return this.#lots;
+  }
+
+  /** What the lots hold at most; undefined when the position has none. */
+  get lotsSummary(): LotsSummary | undefined {
+    if (this.#summary === null) this.#summary = this.#text === null ? undefined : summarize(this.#text, this.#start, this.#end);
+    return this.#summary;
   }
 }
 
@@ -117,15 +113,39 @@ function unpackByProduct(n: number[], lots: string): StoredPosition[] {
   return positions.sort((a, b) => a.productId - b.productId);
 }
 
-function parseLots(text: string | null): TaxLot[] | undefined {
-  if (text === null) return undefined;
-  const lots = scanLots(text) ?? parseLotsJson(text);
+function parseLots(text: string, start: number, end: number): TaxLot[] | undefined {
+  const lots = scanLots(text, start) ?? parseLotsJson(text.slice(start, end));
   return lots.length === 0 ? undefined : lots;
 }
 
 function parseLotsJson(text: string): TaxLot[] {
   const tuples = JSON.parse(text) as LotTuple[] | null;
   return (tuples ?? []).map(([id, sharesMicros, costCents, acquiredOn]): TaxLot => ({ id, shares: microsToShares(sharesMicros), costBasis: centsToDollars(costCents), acquiredOn }));
+}
+
+/**
+ * The summary of the lots, as SQL would aggregate them: the highest cost per share of a lot with
+ * shares (cents × 10,000 / micro-shares: dollars a share; 0 when no lot has shares), the newest
+ * acquired date, the highest cost of a lot. Undefined when there is no lot.
+ */
+function summarize(text: string, start: number, end: number): LotsSummary | undefined {
+  if (!scanSummary(text, start)) return summaryOfTuples(JSON.parse(text.slice(start, end)) as LotTuple[] | null);
+  if (found === 0) return undefined;
+  const perShare = most[PER_SHARE] as number;
+  return { maxCostPerShare: perShare === -Infinity ? 0 : perShare, latestAcquiredOn: text.slice(dateStart, dateEnd), maxLotCost: centsToDollars(most[COST] as number) };
+}
+
+function summaryOfTuples(tuples: LotTuple[] | null): LotsSummary | undefined {
+  if (tuples === null || tuples.length === 0) return undefined;
+  let perShare = -Infinity;
+  let cost = -Infinity;
+  let latest = '';
+  for (const [, sharesMicros, costCents, acquiredOn] of tuples) {
+    if (sharesMicros !== 0 && (costCents * 10000) / sharesMicros > perShare) perShare = (costCents * 10000) / sharesMicros;
+    if (costCents > cost) cost = costCents;
+    if (acquiredOn > latest) latest = acquiredOn;
+  }
+  return { maxCostPerShare: perShare === -Infinity ? 0 : perShare, latestAcquiredOn: latest, maxLotCost: centsToDollars(cost) };
 }
 
 // The lots of every position a run sells or harvests are parsed (0.3 s of a 30,000-account
@@ -142,9 +162,9 @@ const QUOTE = 34;
 const SPACE = 32;
 const MINUS = 45;
 
-function scanLots(s: string): TaxLot[] | null {
+function scanLots(s: string, start: number): TaxLot[] | null {
   const lots: TaxLot[] = [];
-  let at = 0;
+  let at = start;
   while (s.charCodeAt(at) === SPACE) at++;
   if (s.charCodeAt(at++) !== OPEN) return null;
   while (s.charCodeAt(at) === SPACE) at++;
@@ -187,4 +207,87 @@ function scanLots(s: string): TaxLot[] | null {
     if (next === CLOSE) return lots;
     if (next !== COMMA) return null;
   }
+}
+
+// What scanSummary found, in module variables: the summary is asked for every position of a
+// taxable account, and a result object per scan would be garbage at once. The two fractions sit in
+// a typed array: a module variable holding a fraction is a new heap number at each assignment.
+let found = 0;
+const most = new Float64Array(2);
+const PER_SHARE = 0;
+const COST = 1;
+let dateStart = 0;
+let dateEnd = 0;
+
+/**
+ * The lots' summary read from their text as scanLots reads them, making nothing; false for a
+ * text scanLots would leave to JSON.parse. The newest date is compared in place (ISO dates, and
+ * SQL's max, compare character by character).
+ */
+function scanSummary(s: string, start: number): boolean {
+  found = 0;
+  most[PER_SHARE] = -Infinity;
+  most[COST] = -Infinity;
+  dateStart = 0;
+  dateEnd = 0;
+  let at = start;
+  while (s.charCodeAt(at) === SPACE) at++;
+  if (s.charCodeAt(at++) !== OPEN) return false;
+  while (s.charCodeAt(at) === SPACE) at++;
+  if (s.charCodeAt(at) === CLOSE) return true;
+  let shares = 0;
+  let cost = 0;
+  for (;;) {
+    while (s.charCodeAt(at) === SPACE) at++;
+    if (s.charCodeAt(at++) !== OPEN) return false;
+    for (let k = 0; k < 3; k++) {
+      while (s.charCodeAt(at) === SPACE) at++;
+      const negative = s.charCodeAt(at) === MINUS;
+      if (negative) at++;
+      const first = at;
+      let value = 0;
+      let c = s.charCodeAt(at);
+      while (c >= 48 && c <= 57) {
+        value = value * 10 + (c - 48);
+        c = s.charCodeAt(++at);
+      }
+      if (at === first || at - first > 15) return false;
+      if (k === 1) shares = negative ? -value : value;
+      else if (k === 2) cost = negative ? -value : value;
+      while (c === SPACE) c = s.charCodeAt(++at);
+      if (c !== COMMA) return false;
+      at++;
+    }
+    while (s.charCodeAt(at) === SPACE) at++;
+    if (s.charCodeAt(at++) !== QUOTE) return false;
+    const end = s.indexOf('"', at);
+    if (end < 0) return false;
+    for (let i = at; i < end; i++) if (s.charCodeAt(i) === BACKSLASH) return false;
+    if (found === 0 || laterDate(s, at, end, dateStart, dateEnd)) {
+      dateStart = at;
+      dateEnd = end;
+    }
+    found++;
+    if (shares !== 0 && (cost * 10000) / shares > most[PER_SHARE]) most[PER_SHARE] = (cost * 10000) / shares;
+    if (cost > most[COST]) most[COST] = cost;
+    at = end + 1;
+    while (s.charCodeAt(at) === SPACE) at++;
+    if (s.charCodeAt(at++) !== CLOSE) return false;
+    while (s.charCodeAt(at) === SPACE) at++;
+    const next = s.charCodeAt(at++);
+    if (next === CLOSE) return true;
+    if (next !== COMMA) return false;
+  }
+}
+
+const BACKSLASH = 92;
+
+/** Whether s[a, aEnd) sorts after s[b, bEnd), as strings compare. */
+function laterDate(s: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  const n = aEnd - a < bEnd - b ? aEnd - a : bEnd - b;
+  for (let i = 0; i < n; i++) {
+    const d = s.charCodeAt(a + i) - s.charCodeAt(b + i);
+    if (d !== 0) return d > 0;
+  }
+  return aEnd - a > bEnd - b;
 }

@@ -58,11 +58,12 @@ const SHARES_OUT = new Set(['Sell']);
 export function packedPositionsQuery(trx: Kysely<Database>, firmId: number, accountIds: number[], withLots: boolean) {
   const triple = sql`positions.product_id || ',' || positions.shares_micros || ',' || positions.cost_cents`;
   const held = jsonArrayText(trx, triple);
-  // Cost per share in dollars: cents per micro-share × 10,000. Lots without shares have none.
-  // Lots unordered: the engine orders a position's lots itself (by date, then id).
+  // Lots unordered: the engine orders a position's lots itself (by date, then id). Null for a
+  // position without lots (json_agg of no rows is null; SQLite's array of none is made null), so it
+  // has no segment. Their summary is read from this text in JavaScript (position-lots.ts).
   const lotsOfPosition = isPostgres(trx)
-    ? sql`(select coalesce(max(l.cost_cents * 10000.0::float8 / nullif(l.shares_micros, 0)), 0)::text || ' ' || max(l.acquired_date) || ' ' || max(l.cost_cents) || ' ' || json_agg(json_build_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date))::text from tax_lots as l where l.position_id = positions.id)`
-    : sql`(select coalesce(max(l.cost_cents * 10000.0 / nullif(l.shares_micros, 0)), 0) || ' ' || max(l.acquired_date) || ' ' || max(l.cost_cents) || ' ' || json_group_array(json_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date)) from tax_lots as l where l.position_id = positions.id)`;
+    ? sql`(select json_agg(json_build_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date))::text from tax_lots as l where l.position_id = positions.id)`
+    : sql`(select nullif(json_group_array(json_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date)), '[]') from tax_lots as l where l.position_id = positions.id)`;
   const segment = sql`positions.product_id || ' ' || ${lotsOfPosition}`;
   // Null when none of the account's positions has lots.
   const lots: RawBuilder<string | null> = withLots ? joinedText(trx, segment, 'record-separator') : sql<null>`null`;

@@ -4,6 +4,7 @@ import { useTestApp } from '../../test/support/app.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { tradeRow, tradingCalls } from '../../test/support/trading.js';
 import { daysAgo, household, stamp } from './tax-test-support.js';
+import { loadTaxInputs } from './tax-inputs-repository.js';
 
 
 describeEachDatabase('tax-aware rebalancing through the trading API', (database) => {
@@ -103,6 +104,21 @@ describeEachDatabase('tax-aware rebalancing through the trading API', (database)
     expect(trades[0]!.explanation).toContain(`${schb} instead of ${vti.ticker}: ${cause} (wash-sale rule)`);
     const details = (await get(`/api/Trading/TradeGenerationStatus/${batchId}/Message`)).json().details as { severity: string; message: string; entityId: number }[];
     expect(details).toContainEqual(expect.objectContaining({ severity: 'Info', entityId: id, message: `buy of ${vti.ticker} moved to ${schb}: ${cause}` }));
+  });
+
+  it("reads a household's recent buys only when the chunk holds one of its taxable accounts (only taxable sells heed them); its loss sales always", async () => {
+    const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 50);
+    const ira = await hh.account('Traditional IRA', 0, [{ productId: hh.VTI, lots: [{ shares: 10, cost: 2000, acquired: daysAgo(5) }] }]);
+    const taxable = await hh.account('Individual', 0, [{ productId: hh.BND, lots: [{ shares: 10, cost: 800, acquired: daysAgo(400) }] }]);
+    await t.db.kysely
+      .insertInto('realized_sales')
+      .values({ firm_id: t.firm.firmId, client_id: hh.clientId, account_id: taxable.id, product_id: hh.SCHB, trade_id: null, trade_date: daysAgo(10), acquired_date: daysAgo(100), shares_micros: 10e6, proceeds_cents: 50000, cost_cents: 60000, term: 'Short', gain_cents: -10000, created_at: stamp })
+      .execute();
+    const lossSale = { productId: hh.SCHB, date: daysAgo(10), kind: 'LossSale', accountId: taxable.id };
+    const alone = await loadTaxInputs(t.db.kysely, t.firm.firmId, [ira.id], daysAgo(0));
+    expect(alone.households.get(hh.clientId)?.recentTrades).toEqual([lossSale]);
+    const both = await loadTaxInputs(t.db.kysely, t.firm.firmId, [ira.id, taxable.id], daysAgo(0));
+    expect(both.households.get(hh.clientId)?.recentTrades).toEqual([lossSale, { productId: hh.VTI, date: daysAgo(5), kind: 'Buy' }]);
   });
 
   it('without taxOptions the trades carry no lots and the tax summary is empty', async () => {

@@ -63,6 +63,11 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
   const householdOf = new Map(members.map((m) => [m.id, m.client_id]));
   const memberIds = members.map((m) => m.id);
   const inMembers = paddedIds(trx, memberIds);
+  // Buys matter only to a household's taxable sells and harvests (wash-sale rule 2), so only the
+  // households with a taxable account in the chunk read them: about half of an advisory book's
+  // households hold only retirement accounts. Loss sales (rule 1) are read for every household.
+  const buying = new Set<number>();
+  for (const a of accounts.values()) if (a.taxStatus === 'Taxable') buying.add(a.householdId);
   const windowStart = daysBefore(asOfDate, 30);
   const year = asOfDate.slice(0, 4);
 
@@ -94,21 +99,27 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     .where('status', '=', 'Open')
     .execute();
   for (const o of orders) {
-    const h = households.get(householdOf.get(o.account_id) ?? -1);
+    const householdId = householdOf.get(o.account_id) ?? -1;
+    const h = households.get(householdId);
     if (!h) continue;
     const date = o.created_at.slice(0, 10);
-    if (o.side === 'Buy') h.recentTrades.push({ productId: o.product_id, date, kind: 'Buy' });
-    else if (o.lots !== null && decodeTradeLots(o.lots).some((l) => l.estimatedGain < 0)) h.recentTrades.push({ productId: o.product_id, date, kind: 'LossSale', accountId: o.account_id });
+    if (o.side === 'Buy') {
+      if (buying.has(householdId)) h.recentTrades.push({ productId: o.product_id, date, kind: 'Buy' });
+    } else if (o.lots !== null && decodeTradeLots(o.lots).some((l) => l.estimatedGain < 0)) h.recentTrades.push({ productId: o.product_id, date, kind: 'LossSale', accountId: o.account_id });
   }
 
-  const pendingBuys = await trx
-    .selectFrom('pending_transactions')
-    .select(['account_id', 'product_id', 'trade_date'])
-    .where('firm_id', '=', firmId)
-    .where('account_id', 'in', inMembers)
-    .where('type', '=', 'Buy')
-    .where('product_id', 'is not', null)
-    .execute();
+  const buyers = memberIds.filter((id) => buying.has(householdOf.get(id)!));
+  const pendingBuys =
+    buyers.length === 0
+      ? []
+      : await trx
+          .selectFrom('pending_transactions')
+          .select(['account_id', 'product_id', 'trade_date'])
+          .where('firm_id', '=', firmId)
+          .where('account_id', 'in', paddedIds(trx, buyers))
+          .where('type', '=', 'Buy')
+          .where('product_id', 'is not', null)
+          .execute();
   for (const p of pendingBuys) {
     const h = households.get(householdOf.get(p.account_id) ?? -1);
     if (h && p.product_id !== null) h.recentTrades.push({ productId: p.product_id, date: p.trade_date > asOfDate ? asOfDate : p.trade_date, kind: 'Buy' });
@@ -116,7 +127,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
 
   // The chunk's taxable accounts bring their lots in their snapshots; every other account of the
   // household (outside the chunk, or not taxable) brings only its lots of the window, here.
-  const others = memberIds.filter((id) => !inChunk.has(id) || accounts.get(id)?.taxStatus !== 'Taxable');
+  const others = buyers.filter((id) => !inChunk.has(id) || accounts.get(id)?.taxStatus !== 'Taxable');
   if (others.length > 0) {
     const rows = await recentLotsQuery(trx, firmId, others, windowStart).execute();
     for (const row of rows) {

@@ -43,6 +43,15 @@ describe('stored trade lots', () => {
     );
   });
 
+  it('quotes any date as JSON does (one a plan holds is plain ISO; anything else goes through JSON.stringify)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('2024-01-02', 'a"b', 'a\\b', '\u0001', '\u007f', 'é', '\ud800')), (date) => {
+        const text = encodeTradeLots([{ taxLotId: 1, shares: 1, costBasis: 1, acquiredDate: date, term: 'Long', estimatedGain: 0 }]);
+        expect(text).toBe(JSON.stringify([[1, 1, 1, date, 'L', 0]]));
+      }),
+    );
+  });
+
   it('read lists stored as objects (before the compact form) as they are', () => {
     const old: TradeLot[] = [{ taxLotId: 4, shares: 10, costBasis: 1500, acquiredDate: '2022-06-01', term: 'Long', estimatedGain: 500 }];
     expect(decodeTradeLots(JSON.stringify(old))).toEqual(old);

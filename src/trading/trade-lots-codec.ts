@@ -20,18 +20,33 @@ function unitsText(x: number, scale: 100 | 1_000_000, digits: 2 | 6): string {
   if (units / scale !== x || units === 0 || units >= 1e13 || units <= -1e13) return String(x);
   const abs = units < 0 ? -units : units;
   const whole = Math.floor(abs / scale);
-  let text = String(whole);
   let fraction = abs - whole * scale;
-  if (fraction !== 0) {
-    let width = digits;
+  let text: string;
+  if (fraction === 0) text = String(whole);
+  // Cents: the fraction's text from a table of the hundred (a batch prints three amounts a lot).
+  else if (scale === 100) text = String(whole) + (CENTS[fraction] as string);
+  else {
+    let width: number = digits;
     while (fraction % 10 === 0) {
       fraction /= 10;
       width--;
     }
     const f = String(fraction);
-    text += f.length < width ? `.${'00000'.slice(0, width - f.length)}${f}` : `.${f}`;
+    text = f.length < width ? `${whole}.${'00000'.slice(0, width - f.length)}${f}` : `${whole}.${f}`;
   }
   return units < 0 ? `-${text}` : text;
+}
+
+/** ".01" … ".99" as String prints a fraction of cents: no trailing zero (".1", not ".10"); "" for none. */
+const CENTS: readonly string[] = Array.from({ length: 100 }, (_, c) => (c === 0 ? '' : c % 10 === 0 ? `.${c / 10}` : c < 10 ? `.0${c}` : `.${c}`));
+
+/** A date as JSON writes it: quoted, and through JSON.stringify only when it holds a character JSON escapes. */
+function quoted(date: string): string {
+  for (let i = 0; i < date.length; i++) {
+    const c = date.charCodeAt(i);
+    if (c < 32 || c === 34 || c === 92 || c > 126) return JSON.stringify(date);
+  }
+  return `"${date}"`;
 }
 
 export function encodeTradeLots(lots: readonly TradeLot[]): string {
@@ -40,7 +55,7 @@ export function encodeTradeLots(lots: readonly TradeLot[]): string {
     const l = lots[i]!;
     // Plain number formatting is JSON's for the finite numbers a plan holds; shares are whole
     // micro-shares and amounts whole cents (engine/tax/trade-lots.ts rounds them).
-    out += `${i > 0 ? ',' : ''}[${l.taxLotId},${unitsText(l.shares, 1_000_000, 6)},${unitsText(l.costBasis, 100, 2)},${JSON.stringify(l.acquiredDate)},"${l.term === 'Long' ? 'L' : 'S'}",${unitsText(l.estimatedGain, 100, 2)}${l.washSale ? ',1' : ''}]`;
+    out += `${i > 0 ? ',' : ''}[${l.taxLotId},${unitsText(l.shares, 1_000_000, 6)},${unitsText(l.costBasis, 100, 2)},${quoted(l.acquiredDate)},"${l.term === 'Long' ? 'L' : 'S'}",${unitsText(l.estimatedGain, 100, 2)}${l.washSale ? ',1' : ''}]`;
   }
   return `${out}]`;
 }

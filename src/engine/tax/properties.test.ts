@@ -221,6 +221,18 @@ describe('tax-aware invariants', () => {
     );
   });
 
+  test("with nothing taxable, the household's recent buys change nothing (the loader reads them only for households with a taxable account)", () => {
+    fc.assert(
+      fc.property(worldArb, (w) => {
+        const accounts = w.hh.accounts.map((a, i): AccountSnapshot => ({ ...a, taxStatus: i % 2 === 0 ? 'TaxDeferred' : 'TaxExempt' }));
+        const all = rebalanceHousehold({ ...w.hh, accounts }, () => w.options, w.tax);
+        const lossSalesOnly = rebalanceHousehold({ ...w.hh, accounts, recentTrades: w.hh.recentTrades.filter((t) => t.kind !== 'Buy') }, () => w.options, w.tax);
+        expect(lossSalesOnly).toEqual(all);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   test('with nothing taxable, no recent trades and no harvest, trades are exactly those of a run without taxOptions', () => {
     fc.assert(
       fc.property(worldArb, (w) => {

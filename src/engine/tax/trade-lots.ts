@@ -3,7 +3,6 @@
 import { toCents } from '../money.js';
 import type { TradeLot } from '../types.js';
 import type { TaxedHolding } from './caps.js';
-import { relieve } from './lots.js';
 import { lotsOf } from './caps.js';
 
 export interface SellLots {
@@ -18,15 +17,20 @@ export function sellLots(h: TaxedHolding, price: number): SellLots | null {
   let shortCents = 0;
   let longCents = 0;
   let pos = 0;
-  for (const r of relieve(lotsOf(h), h.sold)) {
-    const s = r.slice;
-    const costCents = toCents(s.costPerShare * r.shares);
-    const gainCents = toCents(price * r.shares) - costCents;
+  // The lots relieve() would list, walked in place: a list of them per sell was garbage at once.
+  let left = h.sold;
+  for (const s of lotsOf(h)) {
+    if (left <= 1e-9) break;
+    const shares = s.shares < left ? s.shares : left;
+    left -= shares;
+    if (!(shares > 0)) continue;
+    const costCents = toCents(s.costPerShare * shares);
+    const gainCents = toCents(price * shares) - costCents;
     if (s.long) longCents += gainCents;
     else shortCents += gainCents;
-    const lot: TradeLot = { taxLotId: s.id, shares: Math.round(r.shares * 1e6) / 1e6, costBasis: costCents / 100, acquiredDate: s.acquiredOn, term: s.long ? 'Long' : 'Short', estimatedGain: gainCents / 100 };
-    lots.push(s.heldBack && gainCents < 0 && pos + r.shares > h.freeShares + 1e-9 ? { ...lot, washSale: true } : lot);
-    pos += r.shares;
+    const lot: TradeLot = { taxLotId: s.id, shares: Math.round(shares * 1e6) / 1e6, costBasis: costCents / 100, acquiredDate: s.acquiredOn, term: s.long ? 'Long' : 'Short', estimatedGain: gainCents / 100 };
+    lots.push(s.heldBack && gainCents < 0 && pos + shares > h.freeShares + 1e-9 ? { ...lot, washSale: true } : lot);
+    pos += shares;
   }
   return { lots, estimatedShortTermGain: shortCents / 100, estimatedLongTermGain: longCents / 100 };
 }
