@@ -166,9 +166,11 @@ export async function writeTables(
         // Its failure is read below, once every statement has settled; until then it is not unhandled.
         write.catch(() => {});
         writes.push(write);
+        // SQLite runs the statements in this process: nothing to overlap them with.
+        if (dialect === 'sqlite') await write;
       }
       // Lets the statements go out before the next table is built.
-      await new Promise((resolve) => setImmediate(resolve));
+      if (dialect === 'postgres') await new Promise((resolve) => setImmediate(resolve));
     }
   } catch (error) {
     failure = { error };
