@@ -33,7 +33,10 @@ const counts = (): Record<Entity, number> => Object.fromEntries(ENTITIES.map((e)
 
 /** Rows validated at a time (one read of held positions per batch). */
 const BATCH_ROWS = 5_000;
-/** Validated rows kept before they are written: bounds memory whatever the files' size. */
+/**
+ * Validated rows kept before they are written: bounds memory whatever the files' size (on
+ * PostgreSQL twice over, the rows being written beside those being validated).
+ */
 const FLUSH_ROWS = 20_000;
 
 /** Thrown inside the transaction to roll back what was written before a problem was found. */
@@ -45,7 +48,8 @@ class ImportRefused extends Error {}
  * representatives, products, clients, registrations, accounts, positions), so files may come in
  * any order. Rows stream: CSV files are read a batch at a time and validated rows are written
  * every FLUSH_ROWS inside one transaction, so memory holds a batch plus the keys later rows may
- * name (numbers, tickers, held positions), not the files. One bad row anywhere and the
+ * name (numbers, tickers, held positions), not the files. On PostgreSQL each write runs in the
+ * database while the next rows are validated (docs/decisions/import-write-behind.md). One bad row anywhere and the
  * transaction rolls back: nothing is written. The planner's statistics are refreshed after a
  * successful import (see analyze).
  */

@@ -120,10 +120,12 @@ export async function insertFirm(conn: Conn, firm: { name: string; code: string;
  * Writes `tables` in WRITE_ORDER with firm_id and (for audited tables) audit fields bound once.
  * Returns the ids of every written table with ids, appended to those in `known`.
  *
- * Every table's ids are drawn first, their statements sent together; then each table's rows are
- * built while the table before them is written, its statements queued on the connection behind
- * the last ones. The database goes from one statement to the next without waiting for this
- * process, which may be busy with other work meanwhile (the import validates its next rows).
+ * Every table's ids are drawn first, their statements sent together. On PostgreSQL each table's
+ * rows are then built while the table before them is written, its statements queued on the
+ * connection behind the last ones: the database goes from one statement to the next without
+ * waiting for this process, which may be busy with other work meanwhile (the import validates its
+ * next rows). SQLite writes in this process, so there each table is written before the next is
+ * built (queued, the built rows of every table waited in memory, and the import ran slower).
  */
 export async function writeTables(
   conn: Conn,
