@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
 import { seedDemoFirm } from '../seed/demo.js';
@@ -369,5 +370,31 @@ describeEachDatabase('importBook', (dialect) => {
     ]);
     expect(report.imported).toEqual({ broker_dealers: 0, representatives: 0, products: 0, clients: 0, registrations: 0, accounts: 0, positions: 0, tax_lots: 0, substitutions: 0, prices: 0, account_values: 0 });
     expect({ accounts: await count(db, 'accounts', firmId), positions: await count(db, 'positions', firmId), lots: await count(db, 'tax_lots', firmId) }).toEqual(before);
+  });
+
+  it('throws the error of a write the database refuses, though later rows were read meanwhile, and leaves nothing written', async () => {
+    // A rule of the database's own, unknown to validation: the first write fails while the rows
+    // after it are read and validated (PostgreSQL), and its error is the one thrown.
+    const refusal =
+      dialect.name === 'postgres'
+        ? [
+            sql`create function refuse_client() returns trigger language plpgsql as $$
+              begin if new.name = 'Refused by the database' then raise exception 'refused by the database'; end if; return new; end $$`,
+            sql`create trigger refuse_client before insert on clients for each row execute function refuse_client()`,
+          ]
+        : [sql`create trigger refuse_client before insert on clients when new.name = 'Refused by the database' begin select raise(abort, 'refused by the database'); end`];
+    const rep = await db.kysely.selectFrom('representatives').select('number').where('firm_id', '=', firmId).orderBy('id').executeTakeFirstOrThrow();
+    for (const statement of refusal) await statement.execute(db.kysely);
+    try {
+      const lines = Array.from({ length: 25_000 }, (_, i) => `${i === 0 ? 'Refused by the database' : `Refusable ${i}`},${rep.number}`);
+      const before = await count(db, 'clients', firmId);
+      await expect(importBook(db, firmId, [file('clients.csv', `name,representative\n${lines.join('\n')}\n`)])).rejects.toThrow('refused by the database');
+      expect(await count(db, 'clients', firmId)).toBe(before);
+    } finally {
+      await sql`drop trigger refuse_client${sql.raw(dialect.name === 'postgres' ? ' on clients' : '')}`.execute(db.kysely);
+      if (dialect.name === 'postgres') await sql`drop function refuse_client()`.execute(db.kysely);
+    }
+    const after = await importBook(db, firmId, [file('clients.csv', `name,representative\nAfter the refusal,${rep.number}\n`)]);
+    expect(after.errors).toEqual([]);
   });
 });

@@ -33,7 +33,10 @@ const counts = (): Record<Entity, number> => Object.fromEntries(ENTITIES.map((e)
 
 /** Rows validated at a time (one read of held positions per batch). */
 const BATCH_ROWS = 5_000;
-/** Validated rows kept before they are written: bounds memory whatever the files' size. */
+/**
+ * Validated rows kept before they are written: bounds memory whatever the files' size (on
+ * PostgreSQL twice over, the rows being written beside those being validated).
+ */
 const FLUSH_ROWS = 20_000;
 
 /** Thrown inside the transaction to roll back what was written before a problem was found. */
@@ -45,7 +48,8 @@ class ImportRefused extends Error {}
  * representatives, products, clients, registrations, accounts, positions), so files may come in
  * any order. Rows stream: CSV files are read a batch at a time and validated rows are written
  * every FLUSH_ROWS inside one transaction, so memory holds a batch plus the keys later rows may
- * name (numbers, tickers, held positions), not the files. One bad row anywhere and the
+ * name (numbers, tickers, held positions), not the files. On PostgreSQL each write runs in the
+ * database while the next rows are validated (docs/decisions/import-write-behind.md). One bad row anywhere and the
  * transaction rolls back: nothing is written. The planner's statistics are refreshed after a
  * successful import (see analyze).
  */
@@ -83,54 +87,96 @@ export async function importBook(db: Db, firmId: number, files: string[], option
       let known: IdMap = lookups.known();
       let tables = emptyTables();
       let pending = 0;
+      // PostgreSQL: the write of the last flush, still running in the database while the next
+      // rows are read and validated here (the two take turns otherwise, each idle half the time).
+      // Nothing else goes to the connection before it is settled, so a failed write is the error
+      // the import throws, as when each write was awaited at once.
+      let writing: Promise<void> | undefined;
+      const settle = async () => {
+        const last = writing;
+        writing = undefined;
+        await last;
+      };
       const flush = async () => {
+        // Each write starts from the ids of the one before it.
+        await settle();
         // After the first problem nothing more is written: the transaction will roll back, and
         // the row positions of later rows no longer match what was written.
         if (errors.length === 0 && pending > 0) {
-          const writing = forWriting(tables);
-          known = await writeTables(conn, db.dialect, firmId, writing, known, { at, by: options.by ?? 'import' });
-          // Tax lots name positions of their own batch: position ids are not carried over.
-          delete known.positions;
-          for (const [table, rows] of Object.entries(writing) as [Exclude<keyof ImportTables, 'prices'>, unknown[]][]) if (rows.length > 0) written.add(table);
-          for (const entity of ENTITIES) if (entity in tables) imported[entity] += tables[entity as keyof ImportTables].length;
+          const rows = forWriting(tables);
+          const counted = tables;
+          writing = writeTables(conn, db.dialect, firmId, rows, known, { at, by: options.by ?? 'import' }).then((ids) => {
+            known = ids;
+            // Tax lots name positions of their own batch: position ids are not carried over.
+            delete known.positions;
+            for (const [table, list] of Object.entries(rows) as [Exclude<keyof ImportTables, 'prices'>, unknown[]][]) if (list.length > 0) written.add(table);
+            for (const entity of ENTITIES) if (entity in counted) imported[entity] += counted[entity as keyof ImportTables].length;
+          });
+          // Awaited by the next settle; until then a failure must not count as unhandled.
+          writing.catch(() => {});
+          // SQLite writes in this process: there is nothing to run beside it.
+          if (db.dialect === 'sqlite') await settle();
         }
         tables = emptyTables();
         pending = 0;
       };
 
-      const lots = new LotWriter(conn, firmId, lookups);
-      for (const entity of ENTITIES) {
-        // Lots break up the positions written before them.
-        if (entity === 'tax_lots') await flush();
-        for (const source of sources) {
-          if (!source.entities.has(entity)) continue;
-          for await (const batch of source.batches(entity, BATCH_ROWS)) {
-            if (entity === 'positions') await loadHeld(conn, lookups, storedAccountsOf(batch, lookups));
-            await loadStoredHistory(conn, firmId, entity, batch, lookups);
-            for (const row of batch) handleRow(row, lookups, tables, errors);
-            if (entity === 'tax_lots') imported.tax_lots += await lots.write(known, errors.length === 0);
-            read[entity] += batch.length;
-            rowsOf.set(source.file, (rowsOf.get(source.file) ?? 0) + batch.length);
-            rowsRead += batch.length;
-            pending += batch.length;
-            if (pending >= FLUSH_ROWS) await flush();
-            options.onProgress?.(rowsRead);
+      try {
+        await readAndWrite();
+      } finally {
+        // Whatever went wrong, the transaction ends only once its last write has: a statement sent
+        // after the rollback would run on the released connection, outside any transaction.
+        await writing?.catch(() => {});
+      }
+
+      async function readAndWrite() {
+        const lots = new LotWriter(conn, firmId, lookups);
+        for (const entity of ENTITIES) {
+          // Lots break up the positions written before them, and read their ids.
+          if (entity === 'tax_lots') {
+            await flush();
+            await settle();
+          }
+          for (const source of sources) {
+            if (!source.entities.has(entity)) continue;
+            for await (const batch of source.batches(entity, BATCH_ROWS)) {
+              if (entity === 'positions') {
+                const stored = storedAccountsOf(batch, lookups);
+                // Accounts this import adds have no positions to read: a book's positions go on beside the write.
+                if (stored.size > 0) await settle();
+                await loadHeld(conn, lookups, stored);
+              }
+              if (READS_STORED_HISTORY.has(entity)) await settle();
+              await loadStoredHistory(conn, firmId, entity, batch, lookups);
+              for (const row of batch) handleRow(row, lookups, tables, errors);
+              if (entity === 'tax_lots') {
+                await settle();
+                imported.tax_lots += await lots.write(known, errors.length === 0);
+              }
+              read[entity] += batch.length;
+              rowsOf.set(source.file, (rowsOf.get(source.file) ?? 0) + batch.length);
+              rowsRead += batch.length;
+              pending += batch.length;
+              if (pending >= FLUSH_ROWS) await flush();
+              options.onProgress?.(rowsRead);
+            }
           }
         }
-      }
-      // An empty or header-only file is a mistake (a failed export, the wrong file), not "nothing to do".
-      for (const source of sources) {
-        if (rowsOf.get(source.file) === 0 && !errors.some((e) => e.file === source.file)) {
-          errors.push({ file: source.file, line: 0, field: '(file)', message: 'holds no rows' });
+        // An empty or header-only file is a mistake (a failed export, the wrong file), not "nothing to do".
+        for (const source of sources) {
+          if (rowsOf.get(source.file) === 0 && !errors.some((e) => e.file === source.file)) {
+            errors.push({ file: source.file, line: 0, field: '(file)', message: 'holds no rows' });
+          }
         }
+        checkSleeveTotals(lookups, errors);
+        await flush();
+        await settle();
+        lots.checkSums(errors);
+        await lots.replacements(known, errors);
+        imported.substitutions = await new SubstitutionImport(conn, firmId, lookups).write(known, errors);
+        if (errors.length > 0) throw new ImportRefused();
+        if (imported.prices > 0) await updateCurrentPrices(conn, firmId, historyOf(lookups).priceDays.keys().flatMap((index) => known.products?.[index] ?? []));
       }
-      checkSleeveTotals(lookups, errors);
-      await flush();
-      lots.checkSums(errors);
-      await lots.replacements(known, errors);
-      imported.substitutions = await new SubstitutionImport(conn, firmId, lookups).write(known, errors);
-      if (errors.length > 0) throw new ImportRefused();
-      if (imported.prices > 0) await updateCurrentPrices(conn, firmId, historyOf(lookups).priceDays.keys().flatMap((index) => known.products?.[index] ?? []));
     });
   } catch (error) {
     if (!(error instanceof ImportRefused)) throw error;
@@ -143,6 +189,9 @@ export async function importBook(db: Db, firmId: number, files: string[], option
   await analyze(db, [...written]);
   return report();
 }
+
+/** Entities whose batches loadStoredHistory reads stored rows for. */
+const READS_STORED_HISTORY = new Set<Entity>(['prices', 'account_values']);
 
 /** Ids of the already stored accounts that position rows name: only those can clash. */
 function storedAccountsOf(rows: SourceRow[], lookups: Lookups): Set<number> {
