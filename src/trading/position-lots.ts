@@ -152,8 +152,9 @@ function summaryOfTuples(tuples: LotTuple[] | null): LotsSummary | undefined {
 // tax-aware run through JSON.parse, which builds an array per lot before its object): this scan
 // builds the objects directly. It reads the shapes both databases write, SQLite's compact JSON and
 // PostgreSQL's with spaces, and hands anything else (a fraction, an escape, a null date) to
-// JSON.parse, so it never reads a lot differently from it. One function with its cursor in a local:
-// a cursor shared by helper functions lives in memory, and every character read went there and back.
+// JSON.parse, so it never reads a lot differently from it. The cursor stays in a local of each
+// function, handed on as an argument and a result: a cursor shared by helper functions in a module
+// variable lives in memory, and every character read went there and back.
 
 const OPEN = 91;
 const CLOSE = 93;
@@ -162,51 +163,87 @@ const QUOTE = 34;
 const SPACE = 32;
 const MINUS = 45;
 
-function scanLots(s: string, start: number): TaxLot[] | null {
-  const lots: TaxLot[] = [];
+/** One lot's fields as scanLot last read them, in module variables: no array or object per lot. */
+const lotNumbers = new Float64Array(3);
+const ID = 0;
+const SHARES = 1;
+const CENTS = 2;
+let lotDateStart = 0;
+let lotDateEnd = 0;
+
+/**
+ * Reads one lot `[id, shares in micros, cost in cents, "date"]` from `at` into lotNumbers and the
+ * date's bounds: the index after its `]`, or -1 for a text of any other shape. Each number is a
+ * plain integer (shared/plain-integer.ts): an optional minus and 1 to 15 digits, nothing else; the
+ * date a string without escapes.
+ */
+function scanLot(s: string, at: number): number {
+  while (s.charCodeAt(at) === SPACE) at++;
+  if (s.charCodeAt(at++) !== OPEN) return -1;
+  for (let k = 0; k < 3; k++) {
+    while (s.charCodeAt(at) === SPACE) at++;
+    const negative = s.charCodeAt(at) === MINUS;
+    if (negative) at++;
+    const first = at;
+    let value = 0;
+    let c = s.charCodeAt(at);
+    while (c >= 48 && c <= 57) {
+      value = value * 10 + (c - 48);
+      c = s.charCodeAt(++at);
+    }
+    if (at === first || at - first > 15) return -1;
+    lotNumbers[k] = negative ? -value : value;
+    while (c === SPACE) c = s.charCodeAt(++at);
+    if (c !== COMMA) return -1;
+    at++;
+  }
+  while (s.charCodeAt(at) === SPACE) at++;
+  if (s.charCodeAt(at++) !== QUOTE) return -1;
+  const end = s.indexOf('"', at);
+  if (end < 0) return -1;
+  for (let i = at; i < end; i++) if (s.charCodeAt(i) === BACKSLASH) return -1;
+  lotDateStart = at;
+  lotDateEnd = end;
+  at = end + 1;
+  while (s.charCodeAt(at) === SPACE) at++;
+  return s.charCodeAt(at) === CLOSE ? at + 1 : -1;
+}
+
+/**
+ * Walks a lot list `[lot, …]` from `start`, calling `onLot` after scanLot read each one: false for
+ * a text of any other shape (left to JSON.parse). `onLot` is a module function, not a closure, so
+ * a walk makes nothing of its own.
+ */
+function walkLots(s: string, start: number, onLot: (s: string) => void): boolean {
   let at = start;
   while (s.charCodeAt(at) === SPACE) at++;
-  if (s.charCodeAt(at++) !== OPEN) return null;
+  if (s.charCodeAt(at++) !== OPEN) return false;
   while (s.charCodeAt(at) === SPACE) at++;
-  if (s.charCodeAt(at) === CLOSE) return lots;
-  const numbers = [0, 0, 0];
+  if (s.charCodeAt(at) === CLOSE) return true;
   for (;;) {
-    while (s.charCodeAt(at) === SPACE) at++;
-    if (s.charCodeAt(at++) !== OPEN) return null;
-    // The id, the shares in micros and the cost in cents, each a plain integer (shared/plain-integer.ts)
-    // followed by a comma: an optional minus and 1 to 15 digits, nothing else.
-    for (let k = 0; k < 3; k++) {
-      while (s.charCodeAt(at) === SPACE) at++;
-      const negative = s.charCodeAt(at) === MINUS;
-      if (negative) at++;
-      const first = at;
-      let value = 0;
-      let c = s.charCodeAt(at);
-      while (c >= 48 && c <= 57) {
-        value = value * 10 + (c - 48);
-        c = s.charCodeAt(++at);
-      }
-      if (at === first || at - first > 15) return null;
-      numbers[k] = negative ? -value : value;
-      while (c === SPACE) c = s.charCodeAt(++at);
-      if (c !== COMMA) return null;
-      at++;
-    }
-    while (s.charCodeAt(at) === SPACE) at++;
-    if (s.charCodeAt(at++) !== QUOTE) return null;
-    const end = s.indexOf('"', at);
-    if (end < 0) return null;
-    const acquiredOn = s.slice(at, end);
-    if (acquiredOn.includes('\\')) return null;
-    at = end + 1;
-    while (s.charCodeAt(at) === SPACE) at++;
-    if (s.charCodeAt(at++) !== CLOSE) return null;
-    lots.push({ id: numbers[0], shares: microsToShares(numbers[1] as number), costBasis: centsToDollars(numbers[2] as number), acquiredOn });
+    at = scanLot(s, at);
+    if (at < 0) return false;
+    onLot(s);
     while (s.charCodeAt(at) === SPACE) at++;
     const next = s.charCodeAt(at++);
-    if (next === CLOSE) return lots;
-    if (next !== COMMA) return null;
+    if (next === CLOSE) return true;
+    if (next !== COMMA) return false;
   }
+}
+
+/** The list scanLots is filling. */
+let collected: TaxLot[] = [];
+
+function collectLot(s: string): void {
+  collected.push({ id: lotNumbers[ID], shares: microsToShares(lotNumbers[SHARES] as number), costBasis: centsToDollars(lotNumbers[CENTS] as number), acquiredOn: s.slice(lotDateStart, lotDateEnd) });
+}
+
+function scanLots(s: string, start: number): TaxLot[] | null {
+  const lots: TaxLot[] = [];
+  collected = lots;
+  const read = walkLots(s, start, collectLot);
+  collected = [];
+  return read ? lots : null;
 }
 
 // What scanSummary found, in module variables: the summary is asked for every position of a
@@ -219,6 +256,18 @@ const COST = 1;
 let dateStart = 0;
 let dateEnd = 0;
 
+function summarizeLot(s: string): void {
+  if (found === 0 || laterDate(s, lotDateStart, lotDateEnd, dateStart, dateEnd)) {
+    dateStart = lotDateStart;
+    dateEnd = lotDateEnd;
+  }
+  found++;
+  const shares = lotNumbers[SHARES] as number;
+  const cost = lotNumbers[CENTS] as number;
+  if (shares !== 0 && (cost * 10000) / shares > (most[PER_SHARE] as number)) most[PER_SHARE] = (cost * 10000) / shares;
+  if (cost > (most[COST] as number)) most[COST] = cost;
+}
+
 /**
  * The lots' summary read from their text as scanLots reads them, making nothing; false for a
  * text scanLots would leave to JSON.parse. The newest date is compared in place (ISO dates, and
@@ -230,54 +279,7 @@ function scanSummary(s: string, start: number): boolean {
   most[COST] = -Infinity;
   dateStart = 0;
   dateEnd = 0;
-  let at = start;
-  while (s.charCodeAt(at) === SPACE) at++;
-  if (s.charCodeAt(at++) !== OPEN) return false;
-  while (s.charCodeAt(at) === SPACE) at++;
-  if (s.charCodeAt(at) === CLOSE) return true;
-  let shares = 0;
-  let cost = 0;
-  for (;;) {
-    while (s.charCodeAt(at) === SPACE) at++;
-    if (s.charCodeAt(at++) !== OPEN) return false;
-    for (let k = 0; k < 3; k++) {
-      while (s.charCodeAt(at) === SPACE) at++;
-      const negative = s.charCodeAt(at) === MINUS;
-      if (negative) at++;
-      const first = at;
-      let value = 0;
-      let c = s.charCodeAt(at);
-      while (c >= 48 && c <= 57) {
-        value = value * 10 + (c - 48);
-        c = s.charCodeAt(++at);
-      }
-      if (at === first || at - first > 15) return false;
-      if (k === 1) shares = negative ? -value : value;
-      else if (k === 2) cost = negative ? -value : value;
-      while (c === SPACE) c = s.charCodeAt(++at);
-      if (c !== COMMA) return false;
-      at++;
-    }
-    while (s.charCodeAt(at) === SPACE) at++;
-    if (s.charCodeAt(at++) !== QUOTE) return false;
-    const end = s.indexOf('"', at);
-    if (end < 0) return false;
-    for (let i = at; i < end; i++) if (s.charCodeAt(i) === BACKSLASH) return false;
-    if (found === 0 || laterDate(s, at, end, dateStart, dateEnd)) {
-      dateStart = at;
-      dateEnd = end;
-    }
-    found++;
-    if (shares !== 0 && (cost * 10000) / shares > most[PER_SHARE]) most[PER_SHARE] = (cost * 10000) / shares;
-    if (cost > most[COST]) most[COST] = cost;
-    at = end + 1;
-    while (s.charCodeAt(at) === SPACE) at++;
-    if (s.charCodeAt(at++) !== CLOSE) return false;
-    while (s.charCodeAt(at) === SPACE) at++;
-    const next = s.charCodeAt(at++);
-    if (next === CLOSE) return true;
-    if (next !== COMMA) return false;
-  }
+  return walkLots(s, start, summarizeLot);
 }
 
 const BACKSLASH = 92;
