@@ -179,12 +179,6 @@ export class AuthService {
   }
 
   /**
-   * A request's token, from the process's token cache when it can answer (token-cache.ts), else
-   * with one indexed query whose answer it keeps. Whatever takes access away (a revoked token or
-   * chain, a deactivated user, a new password, a revoked partner app) reaches every process's
-   * cache before the next request (revocations.ts), or the cache does not answer at all.
-   */
-  /**
    * The caller of a token the cache knows, without waiting: the request hook answers most requests
    * from here in the same tick, and asks `authenticate` only for the rest.
    */
@@ -192,6 +186,12 @@ export class AuthService {
     return this.tokens.get(cacheKey(digest(token), audience), this.clock.now().getTime())?.principal;
   }
 
+  /**
+   * A request's token, from the process's token cache when it can answer (token-cache.ts), else
+   * with one indexed query whose answer it keeps. Whatever takes access away (a revoked token or
+   * chain, a deactivated user, a new password, a revoked partner app) reaches every process's
+   * cache before the next request (revocations.ts), or the cache does not answer at all.
+   */
   async authenticate(token: string, audience: 'platform' | 'rebalancer'): Promise<Principal | undefined> {
     const tokenHash = digest(token);
     const key = cacheKey(tokenHash, audience);

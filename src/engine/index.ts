@@ -10,6 +10,6 @@ export { rebalanceHousehold } from './tax/household.js';
 export { TAX_INFO_CODES } from './tax/notes.js';
 export { SUBSTITUTED } from './lines.js';
 export { EARLIER_ORDERS_COUNTED } from './counted.js';
-export { orderLots, relieve, sliceOf, isLongTerm, type LotSlice } from './tax/lots.js';
+export { orderLots, sliceOf, isLongTerm, type LotSlice } from './tax/lots.js';
 export { lotMethodOf } from './tax/plan.js';
 export { REBALANCE_DEFAULTS, TAX_DEFAULTS } from './defaults.js';

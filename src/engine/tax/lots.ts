@@ -102,24 +102,6 @@ export function orderLots(slices: LotSlice[], method: LotSelection): LotSlice[] 
   return slices.sort(comparators[method]);
 }
 
-export interface Relieved {
-  readonly slice: LotSlice;
-  readonly shares: number;
-}
-
-/** The lots a sell of `shares` relieves, walking `ordered` from the start. */
-export function relieve(ordered: readonly LotSlice[], shares: number): Relieved[] {
-  const out: Relieved[] = [];
-  let left = shares;
-  for (const slice of ordered) {
-    if (left <= 1e-9) break;
-    const take = slice.shares < left ? slice.shares : left;
-    if (take > 0) out.push({ slice, shares: take });
-    left -= take;
-  }
-  return out;
-}
-
 /** Short- and long-term gain of relieving the first `shares` of `ordered`. */
 export function gainOfPrefix(ordered: readonly LotSlice[], shares: number): { short: number; long: number } {
   let short = 0;

@@ -17,7 +17,8 @@ export function sellLots(h: TaxedHolding, price: number): SellLots | null {
   let shortCents = 0;
   let longCents = 0;
   let pos = 0;
-  // The lots relieve() would list, walked in place: a list of them per sell was garbage at once.
+  // The lots the sell relieves, walked in place as gainOfPrefix walks them (lots.ts): no list of
+  // relieved lots per sell, which was garbage at once.
   let left = h.sold;
   for (const s of lotsOf(h)) {
     if (left <= 1e-9) break;
