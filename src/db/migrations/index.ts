@@ -26,6 +26,7 @@ import { accountIsSma } from './0028_account_is_sma.js';
 import { accountValuesCovering } from './0029_account_values_covering.js';
 import { searchIndexUpkeep } from './0030_search_index_upkeep.js';
 import { dataChangeNotifications } from './0031_data_change_notifications.js';
+import { statementCheckedKeys } from './0032_statement_checked_keys.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0029_account_values_covering': accountValuesCovering,
   '0030_search_index_upkeep': searchIndexUpkeep,
   '0031_data_change_notifications': dataChangeNotifications,
+  '0032_statement_checked_keys': statementCheckedKeys,
 };
 
 export const migrationProvider: MigrationProvider = {
