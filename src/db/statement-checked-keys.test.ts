@@ -42,7 +42,7 @@ describeEachDatabase('statement-checked keys hold as foreign keys do', (database
     (
       await target.db.kysely
         .insertInto('products')
-        .values({ firm_id: firmId, ticker: symbol, name: symbol, type: 'Equity', price_micros: 10_000_000, price_date: '2026-01-02', created_at: now, created_by: 'test', edited_at: now, edited_by: 'test' })
+        .values({ firm_id: firmId, ticker: symbol, name: symbol, type: 'Equity', is_cash: 0, allows_fractional: 0, price_micros: 10_000_000, price_date: '2026-01-02', created_at: now, created_by: 'test', edited_at: now, edited_by: 'test' })
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
@@ -51,13 +51,13 @@ describeEachDatabase('statement-checked keys hold as foreign keys do', (database
     trade_instance_id: instanceId,
     account_id: account,
     product_id: productId,
-    side: 'Buy',
-    trade_type: 'Shares',
+    side: 'Buy' as const,
+    trade_type: 'Shares' as const,
     shares_micros: 1_000_000,
     amount_cents: 100,
     price_micros: 1_000_000,
     reason: 'test',
-    status: 'Open',
+    status: 'Open' as const,
     created_at: now,
     lots: null,
     short_term_gain_cents: null,
@@ -96,7 +96,7 @@ describeEachDatabase('statement-checked keys hold as foreign keys do', (database
     await target.db.kysely.insertInto('trades').values(tradeRow(product)).execute();
     await expect(target.db.kysely.updateTable('trades').set({ product_id: 999_996 }).where('product_id', '=', product).execute()).rejects.toThrow(refused('trades_product_id_fkey'));
     // A change that leaves the keys alone is not checked at all.
-    await target.db.kysely.updateTable('trades').set({ status: 'Sent' }).where('product_id', '=', product).execute();
+    await target.db.kysely.updateTable('trades').set({ status: 'Executed' }).where('product_id', '=', product).execute();
   });
 
   it('refuses deleting a parent still referenced, and deletes it once its children are gone', async () => {
@@ -147,10 +147,10 @@ describeEachDatabase('statement-checked keys hold as foreign keys do', (database
     try {
       await writer.query('begin');
       await insertTrade(writer, product);
-      const deleting = deleter.query('delete from products where id = $1', [product]).catch((e: Error) => e);
+      const deleting = deleter.query('delete from products where id = $1', [product]).then(() => 'deleted', (e: Error) => e.message);
       await new Promise((resolve) => setTimeout(resolve, 200));
       await writer.query('commit');
-      expect(String(await deleting)).toMatch(/violates foreign key constraint "trades_product_id_fkey" on table "trades"/);
+      expect(await deleting).toMatch(/violates foreign key constraint "trades_product_id_fkey" on table "trades"/);
       expect(await tradesOf(product)).toBe(1);
     } finally {
       await writer.end();
@@ -164,10 +164,10 @@ describeEachDatabase('statement-checked keys hold as foreign keys do', (database
     try {
       await deleter.query('begin');
       await deleter.query('delete from products where id = $1', [product]);
-      const writing = insertTrade(writer, product).catch((e: Error) => e);
+      const writing = insertTrade(writer, product).then(() => 'written', (e: Error) => e.message);
       await new Promise((resolve) => setTimeout(resolve, 200));
       await deleter.query('commit');
-      expect(String(await writing)).toMatch(/violates foreign key constraint "trades_product_id_fkey"/);
+      expect(await writing).toMatch(/violates foreign key constraint "trades_product_id_fkey"/);
       expect(await tradesOf(product)).toBe(0);
     } finally {
       await writer.end();

@@ -245,7 +245,7 @@ describeEachDatabase('seedDemoFirm writes every profile whole', (dialect) => {
         .execute(async (trx) => {
           await sql`set local session_replication_role = replica`.execute(trx);
           await sql`update tax_lots set position_id = -1 where id = (select min(id) from tax_lots)`.execute(trx);
-          throw new Planted(await danglingReferences({ ...target.db, kysely: trx } as Db));
+          throw new Planted(await danglingReferences({ ...target.db, kysely: trx }));
         })
         .catch((e: unknown) => e);
       expect(planted).toMatchObject({ found: ['tax_lots_position_id_fkey: 1 rows'] });
