@@ -1,5 +1,7 @@
 /**
  * Reads that must not grow with the firm: `npx tsx bench/reads.ts [--accounts 100000] [--duration 5] [--connections 10] [--only sqlite|postgres]`.
+ * The two goals' pairs (hello-world and the trade block; the bare page and the page) are measured
+ * in turns, three rounds, and judged on the median round's ratio.
  * Seeds a demo firm on a SQLite file and, when TEST_DATABASE_URL or DATABASE_URL is set, in a
  * PostgreSQL schema of its own, and serves it; autocannon (from a worker thread) measures, one
  * target after another in the same run, req/s with p50/p99:
@@ -53,6 +55,21 @@ async function cannon(url: string, headers: Record<string, string> = {}, clients
   const r = await autocannon({ url, connections: clients, duration, pipelining: 1, headers, workers: 1, timeout: 10 });
   if (r.non2xx > 0 || r.errors > r.timeouts) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, timeouts: r.timeouts };
+}
+
+const ROUNDS = 3;
+
+/**
+ * A reference and a route measured in turns, ROUNDS times: the round whose ratio is the median,
+ * with every round's ratio (as percentages) for the record.
+ */
+async function alternated(referenceUrl: string, referenceHeaders: Record<string, string>, url: string, headers: Record<string, string>): Promise<[Rate, Rate, string]> {
+  const rounds: [Rate, Rate][] = [];
+  for (let i = 0; i < ROUNDS; i++) rounds.push([await cannon(referenceUrl, referenceHeaders), await cannon(url, headers)]);
+  const ratio = ([reference, route]: [Rate, Rate]) => route.rps / reference.rps;
+  const sorted = [...rounds].sort((a, b) => ratio(a) - ratio(b));
+  const [reference, route] = sorted[Math.floor(sorted.length / 2)]!;
+  return [reference, route, `${ROUNDS} rounds: ${rounds.map((r) => `${Math.round(ratio(r) * 100)} %`).join(', ')}`];
 }
 
 /** Health checks one after another, 20 ms apart, `count` of them or until `stop()`: their latencies. */
@@ -187,22 +204,22 @@ async function run(label: string, db: Db, config: AppConfig, floor: FloorReads) 
   await uncached.ready();
   const uncachedOrigin = await listen(uncached);
 
-  const hello = await cannon(`${bareOrigin}/hello`);
+  // Each goal's pair is measured in turns, ROUNDS times, and judged on the median round: a busy
+  // moment of a shared machine then slows one round of both, not one side of the ratio.
+  const [hello, block, blockRounds] = await alternated(`${bareOrigin}/hello`, {}, `${origin}/api/v1/Trading/TradeBlocks/${blockId}`, headers);
   const bareBlock = await cannon(`${bareOrigin}/block/${blockId}`, headers);
-  const block = await cannon(`${origin}/api/v1/Trading/TradeBlocks/${blockId}`, headers);
-  const barePage = await cannon(`${bareOrigin}/page`);
+  const [barePage, page, pageRounds] = await alternated(`${bareOrigin}/page`, {}, pageUrl, headers);
   const barePageReads = await cannon(`${bareOrigin}/page-reads`, headers);
-  const page = await cannon(pageUrl, headers);
   const blockUncached = await cannon(`${uncachedOrigin}/api/v1/Trading/TradeBlocks/${blockId}`, headers);
   const pageUncached = await cannon(`${uncachedOrigin}/api/v1/Portfolio/Accounts?$top=100`, headers);
   const pct = (a: Rate, b: Rate) => `${((a.rps / b.rps) * 100).toFixed(0)} %`;
   console.log(`bare Fastify hello-world:                 ${show(hello)}`);
   console.log(`bare route, the same two reads directly:  ${show(bareBlock)} = ${pct(bareBlock, hello)} of hello-world`);
-  console.log(`GET /v1/Trading/TradeBlocks/{id}:         ${show(block)} = ${pct(block, hello)} of hello-world (goal >= 50 %), ${pct(block, bareBlock)} of the bare route with its reads`);
+  console.log(`GET /v1/Trading/TradeBlocks/{id}:         ${show(block)} = ${pct(block, hello)} of hello-world (goal >= 50 %; median of ${blockRounds}), ${pct(block, bareBlock)} of the bare route with its reads`);
   console.log(`  the same, response cache off:           ${show(blockUncached)} = ${pct(blockUncached, hello)} of hello-world, ${pct(blockUncached, bareBlock)} of the bare route with its reads`);
   console.log(`bare Fastify route, same ${(body.length / 1024).toFixed(1)} KB body: ${show(barePage)}`);
   console.log(`bare route, the page's reads directly:    ${show(barePageReads)} = ${pct(barePageReads, barePage)} of the bare route`);
-  console.log(`GET /v1/Portfolio/Accounts?$top=100:      ${show(page)} = ${pct(page, barePage)} of the bare route (goal >= 50 %, no timeouts), ${pct(page, barePageReads)} of the bare route with its reads`);
+  console.log(`GET /v1/Portfolio/Accounts?$top=100:      ${show(page)} = ${pct(page, barePage)} of the bare route (goal >= 50 %, no timeouts; median of ${pageRounds}), ${pct(page, barePageReads)} of the bare route with its reads`);
   console.log(`  the same, response cache off:           ${show(pageUncached)} = ${pct(pageUncached, barePage)} of the bare route, ${pct(pageUncached, barePageReads)} of the bare route with its reads`);
   const counted = await cannon(`${pageUrl}&$count=true`, headers);
   console.log(`the same with $count=true (X-Total-Count): ${show(counted)} = ${pct(counted, barePage)} of the bare route (the count reads the whole firm)`);
