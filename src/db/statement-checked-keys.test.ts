@@ -7,8 +7,8 @@ import { copyRows } from './copy-rows.js';
 import type { Db } from './database.js';
 
 /**
- * Migration 0032: on PostgreSQL the keys of trades, batch messages, positions and tax lots are
- * checked once a statement (src/db/migrations/statement-checked-keys.ts). They must refuse and
+ * Migration 0032: on PostgreSQL the keys of the tables written in bulk (trades, batch messages,
+ * clients, registrations, accounts, positions, tax lots) are checked once a statement (src/db/migrations/statement-checked-keys.ts). They must refuse and
  * cascade exactly as the foreign keys they replaced did — and as SQLite's foreign keys still do —
  * including against a concurrent writer or deleter of the same parent.
  */
@@ -97,6 +97,14 @@ describeEachDatabase('statement-checked keys hold as foreign keys do', (database
     await expect(target.db.kysely.updateTable('trades').set({ product_id: 999_996 }).where('product_id', '=', product).execute()).rejects.toThrow(refused('trades_product_id_fkey'));
     // A change that leaves the keys alone is not checked at all.
     await target.db.kysely.updateTable('trades').set({ status: 'Executed' }).where('product_id', '=', product).execute();
+  });
+
+  it('leaves a null key unchecked, as MATCH SIMPLE does, and checks it once set', async () => {
+    const k = target.db.kysely;
+    const { model_id: model } = await k.selectFrom('accounts').select('model_id').where('id', '=', accountId).executeTakeFirstOrThrow();
+    await k.updateTable('accounts').set({ model_id: null }).where('id', '=', accountId).execute();
+    await expect(k.updateTable('accounts').set({ model_id: 999_994 }).where('id', '=', accountId).execute()).rejects.toThrow(refused('accounts_model_id_fkey'));
+    await k.updateTable('accounts').set({ model_id: model }).where('id', '=', accountId).execute();
   });
 
   it('refuses deleting a parent still referenced, and deletes it once its children are gone', async () => {

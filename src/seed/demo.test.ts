@@ -203,7 +203,7 @@ async function danglingReferences(db: Db): Promise<string[]> {
     const key = JSON.parse(description.slice(KEY_COMMENT.length)) as StatementCheckedKey;
     keys.push({ name: key.name, child: key.table, parent: key.parent, child_columns: key.columns, parent_columns: key.parentColumns });
   }
-  expect(described.length).toBe(9);
+  expect(described.length).toBe(16);
   expect(keys.length).toBeGreaterThan(20);
   const found: string[] = [];
   for (const key of keys) {
