@@ -3,6 +3,7 @@
 // sell did take), so both relieve the same lots. See docs/tax-aware.md.
 
 import type { LotSelection, TaxLot } from '../types.js';
+import { sortShort } from './short-sorts.js';
 
 /** A lot as a sell sees it at one price. */
 export interface LotSlice {
@@ -62,9 +63,14 @@ export function daysBefore(date: string, days: number): string {
   return beforeValue;
 }
 
+/** A lot's cost per share (0 for a lot without shares). */
+export function costPerShareOf(lot: TaxLot): number {
+  return lot.shares > 0 ? lot.costBasis / lot.shares : 0;
+}
+
 export function sliceOf(lot: TaxLot, price: number, tradeDate: string, heldBack = false): LotSlice {
   const acquiredOn = lot.acquiredOn ?? tradeDate;
-  const costPerShare = lot.shares > 0 ? lot.costBasis / lot.shares : 0;
+  const costPerShare = costPerShareOf(lot);
   return { id: lot.id ?? null, shares: lot.shares, costPerShare, acquiredOn, long: acquiredOn < longTermCutoff(tradeDate), gainPerShare: price - costPerShare, heldBack };
 }
 
@@ -81,7 +87,8 @@ function byDateThenId(a: LotSlice, b: LotSlice): number {
   return (a.id ?? Number.MAX_SAFE_INTEGER) - (b.id ?? Number.MAX_SAFE_INTEGER);
 }
 
-const comparators: Record<LotSelection, (a: LotSlice, b: LotSlice) => number> = {
+/** The order each method relieves lots in (exported for the test that holds sortShort to V8's sort). */
+export const comparators: Readonly<Record<LotSelection, (a: LotSlice, b: LotSlice) => number>> = {
   MinTax: (a, b) => {
     const ca = minTaxCategory(a);
     const cb = minTaxCategory(b);
@@ -99,7 +106,7 @@ const comparators: Record<LotSelection, (a: LotSlice, b: LotSlice) => number> = 
 
 /** The lots in the order the method relieves them. */
 export function orderLots(slices: LotSlice[], method: LotSelection): LotSlice[] {
-  return slices.sort(comparators[method]);
+  return sortShort(slices, comparators[method]);
 }
 
 /** Short- and long-term gain of relieving the first `shares` of `ordered`. */
