@@ -81,9 +81,14 @@ function lossSaleIn(lossSales: ReadonlyMap<string, LossSale>, barredSales: Reado
   return lossSales.get(group) ?? barredSales.get(group);
 }
 
+function inIdOrder(accounts: readonly AccountSnapshot[]): boolean {
+  for (let i = 1; i < accounts.length; i++) if ((accounts[i - 1] as AccountSnapshot).accountId > (accounts[i] as AccountSnapshot).accountId) return false;
+  return true;
+}
+
 function planPass(
   hh: HouseholdSnapshot,
-  accounts: AccountSnapshot[],
+  accounts: readonly AccountSnapshot[],
   optionsFor: (accountId: number) => RebalanceOptions,
   tax: TaxOptions,
   barred: ReadonlySet<string>,
@@ -100,9 +105,10 @@ function planPass(
   const bought = new Set<string>();
   const results: AccountResult[] = [];
   const plans: TaxPlan[] = [];
+  // One view for the pass: lossSold grows as its accounts are planned, and each reads it as it is then.
+  const noBuy = avoid ? new UnionSet(barred, lossSold) : NO_GROUPS;
   for (const snap of accounts) {
     const options = optionsFor(snap.accountId);
-    const noBuy = avoid ? new UnionSet(barred, lossSold) : NO_GROUPS;
     const plan = newTaxPlan({
       options: tax,
       reason: options.reason,
@@ -136,11 +142,13 @@ function planPass(
 }
 
 export function rebalanceHousehold(hh: HouseholdSnapshot, optionsFor: (accountId: number) => RebalanceOptions, tax: TaxOptions): HouseholdResult {
-  const accounts = [...hh.accounts].sort((a, b) => a.accountId - b.accountId);
+  // A chunk hands its accounts over in id order already: no copy to sort then.
+  const accounts = inIdOrder(hh.accounts) ? hh.accounts : [...hh.accounts].sort((a, b) => a.accountId - b.accountId);
   const avoid = tax.avoidWashSales ?? TAX_DEFAULTS.avoidWashSales;
   const past = history(hh);
-  const barred = new Set(avoid ? past.lossSold : []);
-  const barredSales = new Map(past.lossSales);
+  // history's set and map are this household's own: they grow here rather than being copied.
+  const barred = avoid ? past.lossSold : new Set<string>();
+  const barredSales = past.lossSales;
   let pass = planPass(hh, accounts, optionsFor, tax, barred, past.bought, barredSales);
   // Rule 3: a group both sold at a loss and bought in this batch is barred and the household planned again.
   for (let round = 0; avoid && round < 64; round++) {
