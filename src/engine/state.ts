@@ -7,7 +7,6 @@ import type {
   AccountSnapshot,
   BuyPriorityId,
   EngineMessage,
-  Position,
   Product,
   RebalanceType,
   RoundingLogic,
@@ -19,6 +18,7 @@ import { toCents } from './money.js';
 import { reasonText, type WhyCode } from './reasons.js';
 import type { LineTemplate } from './lines.js';
 import { retally, taxCap } from './tax/caps.js';
+import type { LotSource } from './tax/lot-source.js';
 import type { LotSlice } from './tax/lots.js';
 import type { TaxPlan } from './tax/plan.js';
 
@@ -55,7 +55,7 @@ export class Holding {
   // Tax-aware runs only (see tax/caps.ts); `tax` is null otherwise and none of these is read.
   tax: TaxPlan | null = null;
   /** The positions whose lots the holding relieves (null when the run tracks no lots); their lots are read by rawLotsOf. */
-  lotSource: readonly Position[] | null = null;
+  lotSource: LotSource | null = null;
   rawLots: readonly TaxLot[] | null = null;
   lots: LotSlice[] | null = null;
   freeShares = 0;
