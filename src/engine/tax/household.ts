@@ -100,11 +100,13 @@ function planPass(
   const lossSales = new Map<string, LossSale>();
   // Bound, not a closure: tsx names every closure given a name (keepNames), a defineProperty per household.
   const lossSaleOf = lossSaleIn.bind(null, lossSales, barredSales);
-  const results: AccountResult[] = [];
-  const plans: TaxPlan[] = [];
+  // Of the accounts' number, not grown by push from room for 17 (a household has one to three accounts).
+  const results = new Array<AccountResult>(accounts.length);
+  const plans = new Array<TaxPlan>(accounts.length);
   // One view for the pass: lossSold grows as its accounts are planned, and each reads it as it is then.
   const noBuy = avoid ? new UnionSet(barred, lossSold) : NO_GROUPS;
-  for (const snap of accounts) {
+  for (let i = 0; i < accounts.length; i++) {
+    const snap = accounts[i] as AccountSnapshot;
     const options = optionsFor(snap.accountId);
     const plan = newTaxPlan({
       options: tax,
@@ -118,8 +120,8 @@ function planPass(
       recentBuyGroups: avoid ? recentBuys : NO_GROUPS,
     });
     const result = runAccount(snap, options, 0, null, plan);
-    results.push(result);
-    plans.push(plan);
+    results[i] = result;
+    plans[i] = plan;
     if (!plan.taxable) continue;
     budgetShort -= plan.plannedShort;
     budgetLong -= plan.plannedLong;
