@@ -49,6 +49,22 @@ export class StoredPosition implements Position {
     if (this.#summary === null) this.#summary = this.#text === null ? undefined : summarize(this.#text, this.#start, this.#end);
     return this.#summary;
   }
+
+  /** Lets go of the lots and summary read so far (read again if asked again). */
+  forgetLots(): void {
+    this.#lots = null;
+    this.#summary = null;
+  }
+}
+
+/**
+ * Lets go of what the positions' lots were read into, once their household is planned: the run
+ * reads them no more, and they would otherwise live until the chunk is written, copied by every
+ * scavenge on the way (a tax-aware chunk parses and summarizes the lots of every taxable account).
+ * Let go of young, they cost the collector nothing.
+ */
+export function forgetLots(positions: readonly Position[]): void {
+  for (const p of positions) if (p instanceof StoredPosition) p.forgetLots();
 }
 
 /** Lot segments of an account are split by the record separator, which JSON text never holds unescaped. */
