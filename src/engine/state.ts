@@ -19,7 +19,7 @@ import { reasonText, type WhyCode } from './reasons.js';
 import type { LineTemplate } from './lines.js';
 import { retally, taxCap } from './tax/caps.js';
 import type { LotSource } from './tax/lot-source.js';
-import type { LotSlice } from './tax/lots.js';
+import { releaseSlices, type LotSlice } from './tax/lots.js';
 import type { TaxPlan } from './tax/plan.js';
 
 export interface Settings {
@@ -173,6 +173,7 @@ export function releaseState(st: AccountState): void {
       h.tax = null;
       h.lotSource = null;
       h.rawLots = null;
+      if (h.lots !== null) releaseSlices(h.lots);
       h.lots = null;
       holdingPool.push(h);
     }

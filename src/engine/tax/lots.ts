@@ -74,6 +74,45 @@ export function sliceOf(lot: TaxLot, price: number, tradeDate: string, heldBack 
   return { id: lot.id ?? null, shares: lot.shares, costPerShare, acquiredOn, long: acquiredOn < longTermCutoff(tradeDate), gainPerShare: price - costPerShare, heldBack };
 }
 
+/**
+ * A slice the planner reuses: the slices of a holding's lots live while its account is planned,
+ * and the account's state gives them back when it is done (state.ts releaseState), as it gives
+ * back its holdings; a tax-aware run orders the lots of every holding it sells or harvests, and a
+ * new object for each lot was a tenth of what its engine allocated. Its fields are written only by
+ * pooledSliceOf: a LotSlice reads them as read-only.
+ */
+class PooledSlice implements LotSlice {
+  id: number | null = null;
+  shares = 0;
+  costPerShare = 0;
+  acquiredOn = '';
+  long = false;
+  gainPerShare = 0;
+  heldBack = false;
+}
+
+const slicePool: PooledSlice[] = [];
+
+/** sliceOf, into a slice of the pool: the same numbers. Given back by releaseSlices. */
+export function pooledSliceOf(lot: TaxLot, price: number, tradeDate: string, heldBack: boolean): LotSlice {
+  const s = slicePool.pop() ?? new PooledSlice();
+  const acquiredOn = lot.acquiredOn ?? tradeDate;
+  const costPerShare = costPerShareOf(lot);
+  s.id = lot.id ?? null;
+  s.shares = lot.shares;
+  s.costPerShare = costPerShare;
+  s.acquiredOn = acquiredOn;
+  s.long = acquiredOn < longTermCutoff(tradeDate);
+  s.gainPerShare = price - costPerShare;
+  s.heldBack = heldBack;
+  return s;
+}
+
+/** Gives a finished holding's slices back to the pool (those pooledSliceOf made; copies are left to the collector). */
+export function releaseSlices(slices: readonly LotSlice[]): void {
+  for (const s of slices) if (s instanceof PooledSlice) slicePool.push(s);
+}
+
 // MinTax categories: losses first (short-term, then long-term), then no gain, then long-term
 // gains, short-term gains last, so the cheapest tax comes first.
 function minTaxCategory(s: LotSlice): number {
