@@ -13,7 +13,8 @@
  * goal at most 1.5x the run without, and direct-indexing within 2x its floor. `--no-tax` skips it.
  * The tax-aware run is also set beside its own floor: the same reads plus every lot of the taxable
  * accounts, the same writes with the trades' lots. `--repeat N` runs each N times (alternating)
- * and reports the medians.
+ * and reports the medians, and pair by pair the ratio of wall time and of this process's CPU time
+ * (on SQLite the whole run is in this process; CPU is the steadier figure on a shared machine).
  *
  *   npx tsx bench/rebalance.ts [--profile demo|advisory|direct-indexing] [--accounts 100000]
  *     [--households N] [--only sqlite|postgres] [--chunk-size N] [--workers 2] [--no-tax] [--repeat N]
@@ -92,6 +93,8 @@ function peakRss(pid: number): number {
 
 interface Run {
   seconds: number;
+  /** CPU seconds of this process (user + system) over the run: on SQLite the whole rebalance runs here. */
+  cpu: number;
   status: { isDone: boolean; status?: string; itemsCompleted?: number; errorCount?: number; tradeInstanceId?: number };
   trades: number;
 }
@@ -132,6 +135,7 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
     if (children.length > 0) await new Promise((r) => setTimeout(r, 3000)); // workers connect
     const rebalance = async (extra: object) => {
       const started = performance.now();
+      const cpuBefore = process.cpuUsage();
       const response = await app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: ids, ...extra } });
       if (response.statusCode !== 200) throw new Error(`GenerateTrades answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
       const batchId = response.json<number>();
@@ -141,8 +145,10 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
         status = (await app.inject({ url: `/api/Trading/TradeGenerationStatus/${batchId}`, headers: { authorization } })).json();
       }
       const seconds = (performance.now() - started) / 1000;
+      const used = process.cpuUsage(cpuBefore);
+      const cpu = (used.user + used.system) / 1e6;
       const trades = await db.kysely.selectFrom('trades').select((eb) => eb.fn.countAll<number>().as('n')).where('trade_instance_id', '=', status.tradeInstanceId!).executeTakeFirstOrThrow();
-      return { seconds, status, trades: Number(trades.n) };
+      return { seconds, cpu, status, trades: Number(trades.n) };
     };
     const cancel = (instanceId: number | undefined) => app.inject({ method: 'POST', url: `/api/Trading/TradeInstances/${instanceId}/Action/Cancel`, headers: { authorization } });
     const memory = () => `server ${mib(peakRss(process.pid))}` + children.map((c) => `, worker ${c.pid} ${mib(peakRss(c.pid!))}`).join('');
@@ -203,6 +209,8 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
           `) = ${(taxed.seconds / seconds).toFixed(2)}x the run without${PROFILE === 'advisory' ? ' (goal <= 1.5x)' : ''}` +
           // Runs alternate, so each pair ran on the machine of the same minutes: its ratio is the steadier figure.
           (taxRuns.length > 1 ? ` (pair by pair: ${taxRuns.map((r, i) => `${(r.seconds / plainRuns[i]!.seconds).toFixed(2)}x`).join(', ')})` : '') +
+          // CPU of the process (SQLite: the whole run) is steadier than wall on a shared machine.
+          `; CPU ${taxRuns.map((r, i) => `${r.cpu.toFixed(2)}/${plainRuns[i]!.cpu.toFixed(2)} s = ${(r.cpu / plainRuns[i]!.cpu).toFixed(2)}x`).join(', ')}` +
           `, ${(taxed.seconds / floorSeconds).toFixed(2)}x floor; peak memory: ${taxMemory}`,
       );
       console.log(

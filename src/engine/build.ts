@@ -10,6 +10,7 @@ import { countedItems, protectedCash } from './values.js';
 import { countedNotes } from './counted.js';
 import { mightTradeAgain } from './needreview.js';
 import { holdingLots } from './tax/holding-lots.js';
+import { withPosition } from './tax/lot-source.js';
 import { groupOf, type TaxPlan, washSaleCause } from './tax/plan.js';
 
 export function settingsOf(opts: RebalanceOptions, snap: AccountSnapshot): Settings {
@@ -66,7 +67,7 @@ export function buildState(snap: AccountSnapshot, settings: Settings, cashAdjust
       fatal = true;
       continue;
     }
-    if (lotted) h.lotSource = h.lotSource === null ? [p] : [...h.lotSource, p];
+    if (lotted) h.lotSource = withPosition(h.lotSource, p);
     h.shares += p.shares;
     h.lossShares += h.sellPriority === SellPriority.SellIfNoGain ? lossSharesOf(p, h.price) : p.shares;
   }

@@ -25,13 +25,24 @@ export function finishState(st: AccountState): AccountResult {
       v += (h.shares - h.sold) * h.price;
       if (h.sold > 0) {
         const lots = h.lotSource === null ? null : sellLots(h, h.price);
-        const sell: { -readonly [K in keyof Trade]: Trade[K] } = { accountId, productId: h.product.id, ticker: h.product.ticker, side: 'Sell', shares: h.sold, estimatedAmount: h.soldCents / 100, price: h.price, reason: h.reason };
-        if (lots !== null) {
-          // Set on the one object rather than spread into a copy: a tax-aware run has a sell for most accounts.
-          sell.lots = lots.lots;
-          sell.estimatedShortTermGain = lots.estimatedShortTermGain;
-          sell.estimatedLongTermGain = lots.estimatedLongTermGain;
-        }
+        // One literal each, with the fields in the same order: fields added to an object after it is
+        // made move them to a second store (an allocation for each tax-aware sell).
+        const sell: Trade =
+          lots === null
+            ? { accountId, productId: h.product.id, ticker: h.product.ticker, side: 'Sell', shares: h.sold, estimatedAmount: h.soldCents / 100, price: h.price, reason: h.reason }
+            : {
+                accountId,
+                productId: h.product.id,
+                ticker: h.product.ticker,
+                side: 'Sell',
+                shares: h.sold,
+                estimatedAmount: h.soldCents / 100,
+                price: h.price,
+                reason: h.reason,
+                lots: lots.lots,
+                estimatedShortTermGain: lots.estimatedShortTermGain,
+                estimatedLongTermGain: lots.estimatedLongTermGain,
+              };
         sells.push(sell);
       }
     }

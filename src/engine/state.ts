@@ -7,7 +7,6 @@ import type {
   AccountSnapshot,
   BuyPriorityId,
   EngineMessage,
-  Position,
   Product,
   RebalanceType,
   RoundingLogic,
@@ -19,7 +18,8 @@ import { toCents } from './money.js';
 import { reasonText, type WhyCode } from './reasons.js';
 import type { LineTemplate } from './lines.js';
 import { retally, taxCap } from './tax/caps.js';
-import type { LotSlice } from './tax/lots.js';
+import type { LotSource } from './tax/lot-source.js';
+import { releaseSlices, type LotSlice } from './tax/lots.js';
 import type { TaxPlan } from './tax/plan.js';
 
 export interface Settings {
@@ -55,7 +55,7 @@ export class Holding {
   // Tax-aware runs only (see tax/caps.ts); `tax` is null otherwise and none of these is read.
   tax: TaxPlan | null = null;
   /** The positions whose lots the holding relieves (null when the run tracks no lots); their lots are read by rawLotsOf. */
-  lotSource: readonly Position[] | null = null;
+  lotSource: LotSource | null = null;
   rawLots: readonly TaxLot[] | null = null;
   lots: LotSlice[] | null = null;
   freeShares = 0;
@@ -173,6 +173,7 @@ export function releaseState(st: AccountState): void {
       h.tax = null;
       h.lotSource = null;
       h.rawLots = null;
+      if (h.lots !== null) releaseSlices(h.lots);
       h.lots = null;
       holdingPool.push(h);
     }

@@ -49,6 +49,22 @@ export class StoredPosition implements Position {
     if (this.#summary === null) this.#summary = this.#text === null ? undefined : summarize(this.#text, this.#start, this.#end);
     return this.#summary;
   }
+
+  /** Lets go of the lots and summary read so far (read again if asked again). */
+  forgetLots(): void {
+    this.#lots = null;
+    this.#summary = null;
+  }
+}
+
+/**
+ * Lets go of what the positions' lots were read into, once their household is planned: the run
+ * reads them no more, and they would otherwise live until the chunk is written, copied by every
+ * scavenge on the way (a tax-aware chunk parses and summarizes the lots of every taxable account).
+ * Let go of young, they cost the collector nothing.
+ */
+export function forgetLots(positions: readonly Position[]): void {
+  for (const p of positions) if (p instanceof StoredPosition) p.forgetLots();
 }
 
 /** Lot segments of an account are split by the record separator, which JSON text never holds unescaped. */
@@ -132,7 +148,7 @@ function summarize(text: string, start: number, end: number): LotsSummary | unde
   if (!scanSummary(text, start)) return summaryOfTuples(JSON.parse(text.slice(start, end)) as LotTuple[] | null);
   if (found === 0) return undefined;
   const perShare = most[PER_SHARE] as number;
-  return { maxCostPerShare: perShare === -Infinity ? 0 : perShare, latestAcquiredOn: text.slice(dateStart, dateEnd), maxLotCost: centsToDollars(most[COST] as number) };
+  return { maxCostPerShare: perShare === -Infinity ? 0 : perShare, latestAcquiredOn: dateAt(text, dateStart, dateEnd), maxLotCost: centsToDollars(most[COST] as number) };
 }
 
 function summaryOfTuples(tuples: LotTuple[] | null): LotsSummary | undefined {
@@ -235,15 +251,49 @@ function walkLots(s: string, start: number, onLot: (s: string) => void): boolean
 let collected: TaxLot[] = [];
 
 function collectLot(s: string): void {
-  collected.push({ id: lotNumbers[ID], shares: microsToShares(lotNumbers[SHARES] as number), costBasis: centsToDollars(lotNumbers[CENTS] as number), acquiredOn: s.slice(lotDateStart, lotDateEnd) });
+  collected.push({ id: lotNumbers[ID], shares: microsToShares(lotNumbers[SHARES] as number), costBasis: centsToDollars(lotNumbers[CENTS] as number), acquiredOn: dateAt(s, lotDateStart, lotDateEnd) });
 }
 
+/**
+ * The lots are gathered in one list kept for every scan, then copied to a list of their number: a
+ * list grown by push from empty holds room for 17, and a position has a few lots (its list is kept
+ * as long as its chunk is).
+ */
+const scratch: TaxLot[] = [];
+
 function scanLots(s: string, start: number): TaxLot[] | null {
-  const lots: TaxLot[] = [];
-  collected = lots;
+  scratch.length = 0;
+  collected = scratch;
   const read = walkLots(s, start, collectLot);
-  collected = [];
-  return read ? lots : null;
+  const lots = read ? scratch.slice() : null;
+  scratch.length = 0;
+  return lots;
+}
+
+/**
+ * Dates read from lot text, one string a date: a book's lots share a few thousand dates, and a
+ * string made for each lot and summary (kept as long as its chunk) was a tenth of what reading the
+ * lots allocated. Keyed by the date's digits (YYYYMMDD) when it is an ISO date; anything else is
+ * sliced as it is. Cleared when it grows past any book's dates.
+ */
+const dates = new Map<number, string>();
+
+function dateAt(s: string, start: number, end: number): string {
+  if (end - start !== 10 || s.charCodeAt(start + 4) !== MINUS || s.charCodeAt(start + 7) !== MINUS) return s.slice(start, end);
+  let key = 0;
+  for (let i = start; i < end; i++) {
+    if (i === start + 4 || i === start + 7) continue;
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return s.slice(start, end);
+    key = key * 10 + d;
+  }
+  let date = dates.get(key);
+  if (date === undefined) {
+    if (dates.size >= 100_000) dates.clear();
+    date = s.slice(start, end);
+    dates.set(key, date);
+  }
+  return date;
 }
 
 // What scanSummary found, in module variables: the summary is asked for every position of a

@@ -20,6 +20,7 @@ import type { TaxInputs } from './tax-inputs-repository.js';
 import { type BatchPlan, planOf, type StoredRequest } from './request.js';
 import type { AccountRow, FirmContext, SnapshotRepository } from './snapshot-repository.js';
 import { encodeTradeLots } from './trade-lots-codec.js';
+import { forgetLots } from './position-lots.js';
 import { EntityEnum } from '../shared/entity-enum.js';
 
 /** A batch that wrote this many trades refreshes the database's statistics of them (PostgreSQL). */
@@ -219,6 +220,7 @@ export class BatchRunner {
       } catch (error) {
         for (const a of accounts) byKey.set(a.accountId, failure(a.accountId, plan.request, error));
       }
+      for (const a of accounts) forgetLots(a.positions);
     }
     return keys.map((key) => byKey.get(key)!);
   }

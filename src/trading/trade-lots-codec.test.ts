@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TradeLot } from '../engine/index.js';
-import { decodeTradeLots, encodeTradeLots } from './trade-lots-codec.js';
+import { decodeTradeLots, encodeTradeLots, encodeTradeLotsText } from './trade-lots-codec.js';
 
 // JSON has no negative zero (neither had the objects stored before): a zero reads back as 0.
 const amount = (min: number, max: number) => fc.double({ min, max, noNaN: true, noDefaultInfinity: true }).map((d) => d + 0);
@@ -49,6 +49,29 @@ describe('stored trade lots', () => {
         const text = encodeTradeLots([{ taxLotId: 1, shares: 1, costBasis: 1, acquiredDate: date, term: 'Long', estimatedGain: 0 }]);
         expect(text).toBe(JSON.stringify([[1, 1, 1, date, 'L', 0]]));
       }),
+    );
+  });
+
+  it('writes as bytes the text concatenation writes', () => {
+    const cents = fc.integer({ min: -(10 ** 13), max: 10 ** 13 }).map((c) => c / 100 + 0);
+    const micros = fc.integer({ min: 0, max: 10 ** 15 }).map((m) => m / 1e6);
+    const planned = fc.record(
+      {
+        taxLotId: fc.oneof(fc.option(fc.integer({ min: 1, max: 2 ** 40 }), { nil: null }), fc.constantFrom(0, 2 ** 53, 1e21, -1)),
+        shares: fc.oneof(micros, amount(0, 1e9)),
+        costBasis: fc.oneof(cents, amount(0, 1e12)),
+        acquiredDate: fc.oneof(fc.constantFrom('2024-01-02', '1999-12-31'), fc.string(), fc.constantFrom('é', 'a"b')),
+        term: fc.constantFrom('Short' as const, 'Long' as const),
+        estimatedGain: fc.oneof(cents, amount(-1e12, 1e12)),
+        washSale: fc.constant(true),
+      },
+      { requiredKeys: ['taxLotId', 'shares', 'costBasis', 'acquiredDate', 'term', 'estimatedGain'] },
+    );
+    fc.assert(
+      fc.property(fc.array(planned, { maxLength: 6 }), (lots: TradeLot[]) => {
+        expect(encodeTradeLots(lots)).toBe(encodeTradeLotsText(lots));
+      }),
+      { numRuns: 20_000 },
     );
   });
 

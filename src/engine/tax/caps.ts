@@ -4,7 +4,7 @@
 
 import { floorShares } from '../money.js';
 import type { Product } from '../types.js';
-import { gainOfPrefix, orderLots, sliceOf, type LotSlice } from './lots.js';
+import { gainOfPrefix, orderLots, pooledSliceOf, type LotSlice } from './lots.js';
 import { groupOf, type TaxPlan } from './plan.js';
 import { rawLotsOf, type LotHolding } from './lot-source.js';
 
@@ -121,7 +121,7 @@ export function lotsOf(h: TaxedHolding): LotSlice[] {
   const held: LotSlice[] = [];
   for (const lot of rawLotsOf(h)) {
     if (!(lot.shares > 0)) continue;
-    const slice = sliceOf(lot, h.price, plan.asOfDate, recentBuy && lot.costBasis > lot.shares * h.price + 1e-9);
+    const slice = pooledSliceOf(lot, h.price, plan.asOfDate, recentBuy && lot.costBasis > lot.shares * h.price + 1e-9);
     (slice.heldBack ? held : free).push(slice);
   }
   orderLots(free, plan.method);

@@ -8,12 +8,13 @@ import { floorShares, shareDecimals, toCents, unitOf } from '../money.js';
 import { amount as formatDollars } from './amount.js';
 import { Why } from '../reasons.js';
 import { recordBuy, recordSell, type AccountState, type Holding, type Line } from '../state.js';
-import { BuyPriority, SellPriority, type Product } from '../types.js';
+import { BuyPriority, SellPriority, type Product, type TaxLot } from '../types.js';
 import type { LineTemplate } from '../lines.js';
-import { sliceOf, type LotSlice } from './lots.js';
+import { costPerShareOf, longTermCutoff, type LotSlice } from './lots.js';
 import { groupOf, type HarvestThresholds, type TaxPlan } from './plan.js';
 import { lotsOf } from './caps.js';
 import { lotCeilingOf, rawLotsOf } from './lot-source.js';
+import { firstOf } from './short-sorts.js';
 
 interface Pick {
   readonly h: Holding;
@@ -23,9 +24,14 @@ interface Pick {
 }
 
 function harvestable(s: LotSlice, t: HarvestThresholds): boolean {
-  if (s.heldBack || s.id === null || !(s.gainPerShare < 0)) return false;
-  const loss = -s.gainPerShare * s.shares;
-  const cost = s.costPerShare * s.shares;
+  return !s.heldBack && s.id !== null && passes(s.shares, s.costPerShare, s.gainPerShare, t);
+}
+
+/** Whether a lot not held back, with an id, passes both thresholds: read from a slice or from a lot as given alike. */
+function passes(shares: number, costPerShare: number, gainPerShare: number, t: HarvestThresholds): boolean {
+  if (!(gainPerShare < 0)) return false;
+  const loss = -gainPerShare * shares;
+  const cost = costPerShare * shares;
   return loss >= t.minLossDollars - 1e-9 && cost > 0 && (loss / cost) * 100 >= t.minLossPercent - 1e-9;
 }
 
@@ -50,8 +56,31 @@ function candidate(h: Holding, plan: TaxPlan, t: HarvestThresholds): Pick | null
     if (!any && lot.id !== undefined && lot.shares > 0 && loss > 0 && loss >= t.minLossDollars - 1e-9 && (loss / lot.costBasis) * 100 >= t.minLossPercent - 1e-9) any = true;
   }
   if (!any) return null;
-  const slices = h.lots !== null || total > h.shares + 1e-9 ? lotsOf(h) : raw.filter((lot) => lot.shares > 0).map((lot) => sliceOf(lot, h.price, plan.asOfDate));
-  return sumOf(h, slices, t);
+  return h.lots !== null || total > h.shares + 1e-9 ? sumOf(h, lotsOf(h), t) : sumOfLots(h, raw, plan.asOfDate, t);
+}
+
+/**
+ * sumOf over the lots as given, each read as sliceOf reads it (same numbers, same order) without
+ * making the slice: most candidates find no replacement, and their slices were garbage at once.
+ * No lot is held back here (candidate returned before for a group bought in the window).
+ */
+function sumOfLots(h: Holding, raw: readonly TaxLot[], tradeDate: string, t: HarvestThresholds): Pick | null {
+  let shares = 0;
+  let lossShort = 0;
+  let lossLong = 0;
+  let found = false;
+  const cutoff = longTermCutoff(tradeDate);
+  for (const lot of raw) {
+    if (!(lot.shares > 0) || (lot.id ?? null) === null) continue;
+    const costPerShare = costPerShareOf(lot);
+    const gainPerShare = h.price - costPerShare;
+    if (!passes(lot.shares, costPerShare, gainPerShare, t)) continue;
+    found = true;
+    shares += lot.shares;
+    if ((lot.acquiredOn ?? tradeDate) < cutoff) lossLong -= gainPerShare * lot.shares;
+    else lossShort -= gainPerShare * lot.shares;
+  }
+  return found ? { h, shares, lossShort, lossLong } : null;
 }
 
 /**
@@ -92,24 +121,28 @@ function harvestOrder(p: Pick, t: HarvestThresholds): Pick {
   return sumOf(p.h, take, t) ?? p;
 }
 
-function mayBuy(tpl: LineTemplate | null, product: Product | undefined, plan: TaxPlan, harvested: ReadonlySet<string>): product is Product {
+/** Whether one of the picks harvests group `g` (a line has one pick or two: no set is made for them). */
+function harvests(picks: readonly Pick[], g: string): boolean {
+  for (const p of picks) if (groupOf(p.h.product) === g) return true;
+  return false;
+}
+
+function mayBuy(tpl: LineTemplate | null, product: Product | undefined, plan: TaxPlan, picks: readonly Pick[]): product is Product {
   if (!product || !(product.price !== null && product.price > 0)) return false;
   const g = groupOf(product);
-  if (harvested.has(g) || plan.noBuyGroups.has(g) || plan.lossGroups.has(g)) return false;
+  if (harvests(picks, g) || plan.noBuyGroups.has(g) || plan.lossGroups.has(g)) return false;
   if (!tpl) return true;
   if ((tpl.buy.get(product.id) ?? BuyPriority.CanBuy) === BuyPriority.DoNotBuy) return false;
   return tpl.plan ? tpl.plan.securities.some((s) => s.productId === product.id) : !tpl.blockedBuy.has(product.id);
 }
 
 function replacementFor(st: AccountState, plan: TaxPlan, line: Line, picks: Pick[]): Product | null {
-  const harvested = new Set<string>();
-  for (const p of picks) harvested.add(groupOf(p.h.product));
   const tpl = st.template;
   for (const p of picks) {
     const id = p.h.product.harvestReplacementProductId;
     if (id != null) {
       const product = st.snap.products.get(id);
-      if (mayBuy(tpl, product, plan, harvested)) return product;
+      if (mayBuy(tpl, product, plan, picks)) return product;
     }
   }
   if (!tpl || !line.inModel) return null;
@@ -117,7 +150,7 @@ function replacementFor(st: AccountState, plan: TaxPlan, line: Line, picks: Pick
   const spec = index === undefined ? undefined : tpl.lines[index];
   for (const id of spec?.buyable ?? []) {
     const product = tpl.memberOf.get(id)?.product;
-    if (mayBuy(tpl, product, plan, harvested)) return product;
+    if (mayBuy(tpl, product, plan, picks)) return product;
   }
   return null;
 }
@@ -133,12 +166,13 @@ export function harvestLosses(st: AccountState): void {
   const t = plan.harvest;
   const skipped: Pick[] = [];
   for (const line of st.lines) {
-    const picks: Pick[] = [];
+    // Made for a line with a pick only: most lines of a taxable account have none.
+    let picks: Pick[] | null = null;
     for (const h of line.holdings) {
       const pick = candidate(h, plan, t);
-      if (pick) picks.push(pick);
+      if (pick) (picks ??= []).push(pick);
     }
-    if (picks.length === 0) continue;
+    if (picks === null) continue;
     const replacement = replacementFor(st, plan, line, picks);
     if (!replacement) {
       for (const p of picks) skipped.push(p);
@@ -172,6 +206,11 @@ export function harvestLosses(st: AccountState): void {
   if (skipped.length > 0) noteSkipped(st, skipped);
 }
 
+function byLargestLoss(a: Pick, b: Pick): number {
+  return b.lossShort + b.lossLong - (a.lossShort + a.lossLong) || a.h.product.id - b.h.product.id;
+}
+
+
 /**
  * One Info per account for the losses that found no replacement (a direct-indexing account can
  * have hundreds): the largest few by name, the rest counted.
@@ -183,7 +222,7 @@ function noteSkipped(st: AccountState, skipped: Pick[]): void {
     short += p.lossShort;
     long += p.lossLong;
   }
-  const largest = [...skipped].sort((a, b) => b.lossShort + b.lossLong - (a.lossShort + a.lossLong) || a.h.product.id - b.h.product.id).slice(0, 5);
+  const largest = firstOf(skipped, byLargestLoss, 5);
   const named = largest.map((p) => p.h.product.ticker).join(', ');
   const more = skipped.length > largest.length ? ` and ${skipped.length - largest.length} more` : '';
   st.message('Info', 'HARVEST_SKIPPED', `${lossText(short, long)} not harvested in ${named}${more}: no replacement may be bought`, skipped.length === 1 ? skipped[0]?.h.product.id : undefined);

@@ -61,8 +61,6 @@ interface Pass {
   lossSold: Set<string>;
   /** For each group of lossSold, the first account's sale of it. */
   lossSales: Map<string, LossSale>;
-  /** Groups bought by this pass. */
-  bought: Set<string>;
 }
 
 function limit(value: number | null | undefined, realized: number): number {
@@ -81,9 +79,14 @@ function lossSaleIn(lossSales: ReadonlyMap<string, LossSale>, barredSales: Reado
   return lossSales.get(group) ?? barredSales.get(group);
 }
 
+function inIdOrder(accounts: readonly AccountSnapshot[]): boolean {
+  for (let i = 1; i < accounts.length; i++) if ((accounts[i - 1] as AccountSnapshot).accountId > (accounts[i] as AccountSnapshot).accountId) return false;
+  return true;
+}
+
 function planPass(
   hh: HouseholdSnapshot,
-  accounts: AccountSnapshot[],
+  accounts: readonly AccountSnapshot[],
   optionsFor: (accountId: number) => RebalanceOptions,
   tax: TaxOptions,
   barred: ReadonlySet<string>,
@@ -97,12 +100,14 @@ function planPass(
   const lossSales = new Map<string, LossSale>();
   // Bound, not a closure: tsx names every closure given a name (keepNames), a defineProperty per household.
   const lossSaleOf = lossSaleIn.bind(null, lossSales, barredSales);
-  const bought = new Set<string>();
-  const results: AccountResult[] = [];
-  const plans: TaxPlan[] = [];
-  for (const snap of accounts) {
+  // Of the accounts' number, not grown by push from room for 17 (a household has one to three accounts).
+  const results = new Array<AccountResult>(accounts.length);
+  const plans = new Array<TaxPlan>(accounts.length);
+  // One view for the pass: lossSold grows as its accounts are planned, and each reads it as it is then.
+  const noBuy = avoid ? new UnionSet(barred, lossSold) : NO_GROUPS;
+  for (let i = 0; i < accounts.length; i++) {
+    const snap = accounts[i] as AccountSnapshot;
     const options = optionsFor(snap.accountId);
-    const noBuy = avoid ? new UnionSet(barred, lossSold) : NO_GROUPS;
     const plan = newTaxPlan({
       options: tax,
       reason: options.reason,
@@ -115,36 +120,49 @@ function planPass(
       recentBuyGroups: avoid ? recentBuys : NO_GROUPS,
     });
     const result = runAccount(snap, options, 0, null, plan);
-    results.push(result);
-    plans.push(plan);
-    if (!plan.taxable) {
-      for (const t of result.trades) if (t.side === 'Buy') bought.add(groupOfId(snap.products, t.productId));
-      continue;
-    }
+    results[i] = result;
+    plans[i] = plan;
+    if (!plan.taxable) continue;
     budgetShort -= plan.plannedShort;
     budgetLong -= plan.plannedLong;
     for (const t of result.trades) {
-      if (t.side === 'Buy') bought.add(groupOfId(snap.products, t.productId));
-      else if (soldAtALoss(t)) {
+      if (t.side !== 'Buy' && soldAtALoss(t)) {
         const group = groupOfId(snap.products, t.productId);
         lossSold.add(group);
         if (!lossSales.has(group)) lossSales.set(group, { productId: t.productId, accountId: snap.accountId });
       }
     }
   }
-  return { results, plans, lossSold, lossSales, bought };
+  return { results, plans, lossSold, lossSales };
+}
+
+/**
+ * The groups a pass bought, in any account. Read only when the pass sold a group at a loss (rule
+ * 3): most households sell nothing at a loss, and a set of every group they buy was made for each.
+ */
+function boughtBy(pass: Pass, accounts: readonly AccountSnapshot[]): Set<string> {
+  const bought = new Set<string>();
+  pass.results.forEach((result, i) => {
+    const products = (accounts[i] as AccountSnapshot).products;
+    for (const t of result.trades) if (t.side === 'Buy') bought.add(groupOfId(products, t.productId));
+  });
+  return bought;
 }
 
 export function rebalanceHousehold(hh: HouseholdSnapshot, optionsFor: (accountId: number) => RebalanceOptions, tax: TaxOptions): HouseholdResult {
-  const accounts = [...hh.accounts].sort((a, b) => a.accountId - b.accountId);
+  // A chunk hands its accounts over in id order already: no copy to sort then.
+  const accounts = inIdOrder(hh.accounts) ? hh.accounts : [...hh.accounts].sort((a, b) => a.accountId - b.accountId);
   const avoid = tax.avoidWashSales ?? TAX_DEFAULTS.avoidWashSales;
   const past = history(hh);
-  const barred = new Set(avoid ? past.lossSold : []);
-  const barredSales = new Map(past.lossSales);
+  // history's set and map are this household's own: they grow here rather than being copied.
+  const barred = avoid ? past.lossSold : new Set<string>();
+  const barredSales = past.lossSales;
   let pass = planPass(hh, accounts, optionsFor, tax, barred, past.bought, barredSales);
   // Rule 3: a group both sold at a loss and bought in this batch is barred and the household planned again.
   for (let round = 0; avoid && round < 64; round++) {
-    const clash = [...pass.lossSold].filter((g) => pass.bought.has(g) && !barred.has(g));
+    if (pass.lossSold.size === 0) break;
+    const bought = boughtBy(pass, accounts);
+    const clash = [...pass.lossSold].filter((g) => bought.has(g) && !barred.has(g));
     if (clash.length === 0) break;
     for (const g of clash) {
       barred.add(g);

@@ -6,9 +6,31 @@ import type { Position, TaxLot } from '../types.js';
 /** The lot fields of a holding (state.ts), named here so this file does not import the state. */
 export interface LotHolding {
   /** The positions whose lots the holding relieves; null when the run tracks no lots. */
-  lotSource: readonly Position[] | null;
+  lotSource: LotSource | null;
   /** Their lots, once read. */
   rawLots: readonly TaxLot[] | null;
+}
+
+/**
+ * One position, or several (a product held twice). Almost every holding has one position, and a
+ * list of one made for each position of a taxable account was a sixth of what that run's state
+ * building allocated.
+ */
+export type LotSource = Position | readonly Position[];
+
+/** The positions of a lot source, as a list (only a source of several is one already). */
+function positionsOf(source: LotSource | null): readonly Position[] {
+  if (source === null) return NO_POSITIONS;
+  return isList(source) ? source : [source];
+}
+
+function isList(source: LotSource): source is readonly Position[] {
+  return Array.isArray(source);
+}
+
+/** A source with `p` added: the position itself when it is the first. */
+export function withPosition(source: LotSource | null, p: Position): LotSource {
+  return source === null ? p : [...positionsOf(source), p];
 }
 
 const NO_LOTS: readonly TaxLot[] = [];
@@ -25,7 +47,8 @@ export function rawLotsOf(h: LotHolding): readonly TaxLot[] {
   if (h.rawLots !== null) return h.rawLots;
   const source = h.lotSource ?? NO_POSITIONS;
   // A product is held by one position almost always; only a second one costs a copy.
-  h.rawLots = source.length === 1 ? lotsOfPosition(source[0] as Position) : source.flatMap(lotsOfPosition);
+  if (!isList(source)) h.rawLots = lotsOfPosition(source);
+  else h.rawLots = source.length === 1 ? lotsOfPosition(source[0] as Position) : source.flatMap(lotsOfPosition);
   return h.rawLots;
 }
 
@@ -46,16 +69,22 @@ const ceiling: LotCeiling = { maxCostPerShare: 0, maxLotCost: 0 };
  * valid until the next call: it is asked of every holding of a direct-indexing book.
  */
 export function lotCeilingOf(h: LotHolding): LotCeiling | undefined {
-  let perShare = 0;
-  let lot = 0;
-  for (const p of h.lotSource ?? NO_POSITIONS) {
-    const s = p.lotsSummary;
-    if (s) {
-      if (s.maxCostPerShare > perShare) perShare = s.maxCostPerShare;
-      if (s.maxLotCost > lot) lot = s.maxLotCost;
-    } else if (p.taxLots && p.taxLots.length > 0) return undefined;
-  }
-  ceiling.maxCostPerShare = perShare;
-  ceiling.maxLotCost = lot;
+  ceiling.maxCostPerShare = 0;
+  ceiling.maxLotCost = 0;
+  const source = h.lotSource;
+  if (source === null) return ceiling;
+  if (!isList(source)) return raiseCeiling(source) ? ceiling : undefined;
+  for (const p of source) if (!raiseCeiling(p)) return undefined;
   return ceiling;
+}
+
+/** Raises the ceiling to what the position's summary says; false when it has lots but no summary. */
+function raiseCeiling(p: Position): boolean {
+  const s = p.lotsSummary;
+  if (s) {
+    if (s.maxCostPerShare > ceiling.maxCostPerShare) ceiling.maxCostPerShare = s.maxCostPerShare;
+    if (s.maxLotCost > ceiling.maxLotCost) ceiling.maxLotCost = s.maxLotCost;
+    return true;
+  }
+  return !(p.taxLots && p.taxLots.length > 0);
 }

@@ -3,6 +3,7 @@
 // sell did take), so both relieve the same lots. See docs/tax-aware.md.
 
 import type { LotSelection, TaxLot } from '../types.js';
+import { sortShort } from './short-sorts.js';
 
 /** A lot as a sell sees it at one price. */
 export interface LotSlice {
@@ -62,10 +63,54 @@ export function daysBefore(date: string, days: number): string {
   return beforeValue;
 }
 
+/** A lot's cost per share (0 for a lot without shares). */
+export function costPerShareOf(lot: TaxLot): number {
+  return lot.shares > 0 ? lot.costBasis / lot.shares : 0;
+}
+
 export function sliceOf(lot: TaxLot, price: number, tradeDate: string, heldBack = false): LotSlice {
   const acquiredOn = lot.acquiredOn ?? tradeDate;
-  const costPerShare = lot.shares > 0 ? lot.costBasis / lot.shares : 0;
+  const costPerShare = costPerShareOf(lot);
   return { id: lot.id ?? null, shares: lot.shares, costPerShare, acquiredOn, long: acquiredOn < longTermCutoff(tradeDate), gainPerShare: price - costPerShare, heldBack };
+}
+
+/**
+ * A slice the planner reuses: the slices of a holding's lots live while its account is planned,
+ * and the account's state gives them back when it is done (state.ts releaseState), as it gives
+ * back its holdings; a tax-aware run orders the lots of every holding it sells or harvests, and a
+ * new object for each lot was a tenth of what its engine allocated. Its fields are written only by
+ * pooledSliceOf: a LotSlice reads them as read-only.
+ */
+class PooledSlice implements LotSlice {
+  id: number | null = null;
+  shares = 0;
+  costPerShare = 0;
+  acquiredOn = '';
+  long = false;
+  gainPerShare = 0;
+  heldBack = false;
+}
+
+const slicePool: PooledSlice[] = [];
+
+/** sliceOf, into a slice of the pool: the same numbers. Given back by releaseSlices. */
+export function pooledSliceOf(lot: TaxLot, price: number, tradeDate: string, heldBack: boolean): LotSlice {
+  const s = slicePool.pop() ?? new PooledSlice();
+  const acquiredOn = lot.acquiredOn ?? tradeDate;
+  const costPerShare = costPerShareOf(lot);
+  s.id = lot.id ?? null;
+  s.shares = lot.shares;
+  s.costPerShare = costPerShare;
+  s.acquiredOn = acquiredOn;
+  s.long = acquiredOn < longTermCutoff(tradeDate);
+  s.gainPerShare = price - costPerShare;
+  s.heldBack = heldBack;
+  return s;
+}
+
+/** Gives a finished holding's slices back to the pool (those pooledSliceOf made; copies are left to the collector). */
+export function releaseSlices(slices: readonly LotSlice[]): void {
+  for (const s of slices) if (s instanceof PooledSlice) slicePool.push(s);
 }
 
 // MinTax categories: losses first (short-term, then long-term), then no gain, then long-term
@@ -81,7 +126,8 @@ function byDateThenId(a: LotSlice, b: LotSlice): number {
   return (a.id ?? Number.MAX_SAFE_INTEGER) - (b.id ?? Number.MAX_SAFE_INTEGER);
 }
 
-const comparators: Record<LotSelection, (a: LotSlice, b: LotSlice) => number> = {
+/** The order each method relieves lots in (exported for the test that holds sortShort to V8's sort). */
+export const comparators: Readonly<Record<LotSelection, (a: LotSlice, b: LotSlice) => number>> = {
   MinTax: (a, b) => {
     const ca = minTaxCategory(a);
     const cb = minTaxCategory(b);
@@ -99,7 +145,7 @@ const comparators: Record<LotSelection, (a: LotSlice, b: LotSlice) => number> = 
 
 /** The lots in the order the method relieves them. */
 export function orderLots(slices: LotSlice[], method: LotSelection): LotSlice[] {
-  return slices.sort(comparators[method]);
+  return sortShort(slices, comparators[method]);
 }
 
 /** Short- and long-term gain of relieving the first `shares` of `ordered`. */

@@ -110,9 +110,13 @@ export function lotMethodOf(options: TaxOptions): LotSelection {
   return options.lotSelection ?? TAX_DEFAULTS.lotSelection;
 }
 
+/** The lossGroups of every plan without a harvest: never added to. */
+const NO_LOSS_GROUPS = new Set<string>();
+
 export function newTaxPlan(i: PlanInputs): TaxPlan {
   const forced = i.reason === 'Withdraw' || i.reason === 'Withdraw100Pct';
   const taxable = i.taxStatus === 'Taxable';
+  const harvest = taxable && i.options.harvestLosses ? i.options.harvestLosses : null;
   return {
     method: lotMethodOf(i.options),
     taxable,
@@ -126,9 +130,10 @@ export function newTaxPlan(i: PlanInputs): TaxPlan {
     noBuyGroups: i.noBuyGroups,
     lossSaleOf: i.lossSaleOf ?? NO_LOSS_SALE,
     recentBuyGroups: i.recentBuyGroups,
-    harvest: taxable && i.options.harvestLosses ? i.options.harvestLosses : null,
+    harvest,
     harvestedLoss: 0,
-    lossGroups: new Set(),
+    // Only a harvest adds to it (tax/harvest.ts): a plan that harvests nothing shares one set that stays empty.
+    lossGroups: harvest === null ? NO_LOSS_GROUPS : new Set(),
     washMoves: 0,
     budgetCuts: 0,
   };

@@ -11,9 +11,17 @@ export interface SellLots {
   readonly estimatedLongTermGain: number;
 }
 
+/**
+ * The sell's lots are gathered here, then copied to a list of their number: a list grown by push
+ * from empty holds room for 17 and a sell relieves one to three lots (a list for most sells of a
+ * tax-aware run, kept until its chunk is written).
+ */
+const gathered: TradeLot[] = [];
+
 export function sellLots(h: TaxedHolding, price: number): SellLots | null {
   if (h.lotSource === null || h.tax === null || !h.tax.taxable) return null;
-  const lots: TradeLot[] = [];
+  const lots = gathered;
+  lots.length = 0;
   let shortCents = 0;
   let longCents = 0;
   let pos = 0;
@@ -33,5 +41,7 @@ export function sellLots(h: TaxedHolding, price: number): SellLots | null {
     lots.push(s.heldBack && gainCents < 0 && pos + shares > h.freeShares + 1e-9 ? { ...lot, washSale: true } : lot);
     pos += shares;
   }
-  return { lots, estimatedShortTermGain: shortCents / 100, estimatedLongTermGain: longCents / 100 };
+  const relieved = lots.slice();
+  lots.length = 0;
+  return { lots: relieved, estimatedShortTermGain: shortCents / 100, estimatedLongTermGain: longCents / 100 };
 }
