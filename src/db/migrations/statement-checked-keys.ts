@@ -42,8 +42,8 @@ const tuple = (names: string[], prefix: string) => (names.length === 1 ? `${pref
 const matches = (left: string[], leftPrefix: string, right: string[], rightPrefix: string) =>
   left.map((c, i) => `${leftPrefix}${ident(c)} = ${rightPrefix}${ident(right[i]!)}`).join(' and ');
 const notNull = (names: string[], prefix: string) => names.map((c) => `${prefix}${ident(c)} is not null`).join(' and ');
-/** `(a, b)=(1, 2)` as PostgreSQL's own messages write a key. */
-const keyText = (names: string[], prefix: string) => `format('(%s)=(%s)', ${literal(names.join(', '))}, concat_ws(', ', ${list(names, prefix)}))`;
+/** `(a, b)=(1, 2)` as PostgreSQL's own messages write a key: `labels` named, the values of `names` read. */
+const keyText = (names: string[], prefix: string, labels = names) => `format('(%s)=(%s)', ${literal(labels.join(', '))}, concat_ws(', ', ${list(names, prefix)}))`;
 
 function functionsOf(key: StatementCheckedKey) {
   const { name, table, columns, parent, parentColumns } = key;
@@ -84,7 +84,7 @@ end`;
 end`
       : `declare referenced text;
 begin
-  select ${keyText(columns, 'c.')} into referenced from ${ident(table)} c
+  select ${keyText(columns, 'c.', parentColumns)} into referenced from ${ident(table)} c
     where ${tuple(columns, 'c.')} in (select ${list(parentColumns, 'o.')} from old_rows o)
       and not exists (select 1 from ${ident(parent)} p where ${matches(parentColumns, 'p.', columns, 'c.')}) limit 1;
   if referenced is not null then ${raise(refusedParent, stillReferenced('referenced'))} end if;
