@@ -178,6 +178,7 @@ const COMMA = 44;
 const QUOTE = 34;
 const SPACE = 32;
 const MINUS = 45;
+const BACKSLASH = 92;
 
 /** One lot's fields as scanLot last read them, in module variables: no array or object per lot. */
 const lotNumbers = new Float64Array(3);
@@ -331,8 +332,6 @@ function scanSummary(s: string, start: number): boolean {
   dateEnd = 0;
   return walkLots(s, start, summarizeLot);
 }
-
-const BACKSLASH = 92;
 
 /** Whether s[a, aEnd) sorts after s[b, bEnd), as strings compare. */
 function laterDate(s: string, a: number, aEnd: number, b: number, bEnd: number): boolean {

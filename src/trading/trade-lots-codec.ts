@@ -42,11 +42,7 @@ const CENTS: readonly string[] = Array.from({ length: 100 }, (_, c) => (c === 0 
 
 /** A date as JSON writes it: quoted, and through JSON.stringify only when it holds a character JSON escapes. */
 function quoted(date: string): string {
-  for (let i = 0; i < date.length; i++) {
-    const c = date.charCodeAt(i);
-    if (c < 32 || c === 34 || c === 92 || c > 126) return JSON.stringify(date);
-  }
-  return `"${date}"`;
+  return plain(date) ? `"${date}"` : JSON.stringify(date);
 }
 
 // The text of a list is written as bytes into one buffer, made into a string once: built by
@@ -104,7 +100,7 @@ function putUnits(x: number, scale: 100 | 1_000_000, digits: 2 | 6): void {
   putWhole(fraction, width);
 }
 
-/** Whether a date is written as it is between quotes (the dates a plan holds are plain ISO). */
+/** Whether a date is written as it is between quotes: printable ASCII without a quote or backslash (the dates a plan holds are plain ISO). */
 function plain(date: string): boolean {
   for (let i = 0; i < date.length; i++) {
     const c = date.charCodeAt(i);

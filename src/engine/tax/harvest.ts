@@ -210,7 +210,6 @@ function byLargestLoss(a: Pick, b: Pick): number {
   return b.lossShort + b.lossLong - (a.lossShort + a.lossLong) || a.h.product.id - b.h.product.id;
 }
 
-
 /**
  * One Info per account for the losses that found no replacement (a direct-indexing account can
  * have hundreds): the largest few by name, the rest counted.
