@@ -16,10 +16,10 @@ import { centsToDollars, microsToShares } from '../shared/money.js';
 type LotTuple = [number, number, number, number, string];
 
 /**
- * Where an account's lots lie in its text, seven numbers a position (a run of lots of one product),
+ * Where an account's lots lie in its text, eight numbers a position (a run of lots of one product),
  * in one array: no object per position. The summary's aggregates are those SQL would give.
  */
-const RUN_FIELDS = 7;
+const RUN_FIELDS = 8;
 const RUN_PRODUCT = 0;
 /** The run's first lot's `[` and the index after its last lot's `]`. */
 const RUN_START = 1;
@@ -31,6 +31,8 @@ const RUN_COST = 4;
 /** The newest acquired date's bounds in the text. */
 const RUN_DATE_START = 5;
 const RUN_DATE_END = 6;
+/** How many lots the run holds. */
+const RUN_LOTS = 7;
 
 /** An account's lot text and its runs, shared by the account's positions. */
 class AccountLots {
@@ -41,43 +43,84 @@ class AccountLots {
 }
 
 /**
- * A position whose lots and their summary are read from its account's text on first ask.
- * `taxLots` and `lotsSummary` are getters of the class: an object spread of a StoredPosition would
- * drop both, so code that copies positions builds new ones (engine/replay.ts does) rather than
- * spreading them.
+ * A position whose lots are read from its run of its account's lot text on first ask. It is its
+ * own summary, answered from the numbers unpacking took: no summary object for each position of a
+ * taxable account (every one is asked for it, and most are never sold). `taxLots` and
+ * `lotsSummary` are getters of the class: an object spread of a position would drop both, so code
+ * that copies positions builds new ones (engine/replay.ts does) rather than spreading them.
  */
-export class StoredPosition implements Position {
-  #lots: readonly TaxLot[] | undefined | null = null;
-  #summary: LotsSummary | undefined | null = null;
-  /** The account's lots and this position's run in them; or its own lots as JSON.parse read them (a text the scan leaves alone); or null: no lots. */
-  readonly #source: AccountLots | LotTuple[] | null;
-  readonly #run: number;
+export class RunPosition implements Position, LotsSummary {
+  #lots: readonly TaxLot[] | null = null;
+  readonly #account: AccountLots;
+  readonly #at: number;
 
   constructor(
     readonly productId: number,
     readonly shares: number,
     readonly costBasis: number,
-    source: AccountLots | LotTuple[] | null = null,
-    run = 0,
+    account: AccountLots,
+    run: number,
   ) {
-    this.#source = source;
-    this.#run = run;
+    this.#account = account;
+    this.#at = run * RUN_FIELDS;
+  }
+
+  get taxLots(): readonly TaxLot[] {
+    if (this.#lots === null) this.#lots = lotsOfRun(this.#account, this.#at);
+    return this.#lots;
+  }
+
+  get lotsSummary(): LotsSummary {
+    return this;
+  }
+
+  /** The highest cost per share among the lots with shares (0 when none has shares). */
+  get maxCostPerShare(): number {
+    const perShare = this.#account.runs[this.#at + RUN_PER_SHARE] as number;
+    return perShare === -Infinity ? 0 : perShare;
+  }
+
+  get latestAcquiredOn(): string {
+    const runs = this.#account.runs;
+    return dateAt(this.#account.text, runs[this.#at + RUN_DATE_START] as number, runs[this.#at + RUN_DATE_END] as number);
+  }
+
+  get maxLotCost(): number {
+    return centsToDollars(this.#account.runs[this.#at + RUN_COST] as number);
+  }
+
+  /** Lets go of the lots read so far (read again if asked again). */
+  forgetLots(): void {
+    this.#lots = null;
+  }
+}
+
+/**
+ * A position without lots, or with lots as JSON.parse read them (a text the scan leaves alone):
+ * those are made into lots and a summary on first ask.
+ */
+export class StoredPosition implements Position {
+  #lots: readonly TaxLot[] | undefined | null = null;
+  #summary: LotsSummary | undefined | null = null;
+  readonly #tuples: LotTuple[] | null;
+
+  constructor(
+    readonly productId: number,
+    readonly shares: number,
+    readonly costBasis: number,
+    tuples: LotTuple[] | null = null,
+  ) {
+    this.#tuples = tuples;
   }
 
   get taxLots(): readonly TaxLot[] | undefined {
-    if (this.#lots === null) {
-      const source = this.#source;
-      this.#lots = source === null ? undefined : source instanceof AccountLots ? lotsOfRun(source, this.#run) : lotsOfTuples(source);
-    }
+    if (this.#lots === null) this.#lots = this.#tuples === null ? undefined : lotsOfTuples(this.#tuples);
     return this.#lots;
   }
 
   /** What the lots hold at most; undefined when the position has none. */
   get lotsSummary(): LotsSummary | undefined {
-    if (this.#summary === null) {
-      const source = this.#source;
-      this.#summary = source === null ? undefined : source instanceof AccountLots ? summaryOfRun(source, this.#run) : summaryOfTuples(source);
-    }
+    if (this.#summary === null) this.#summary = this.#tuples === null ? undefined : summaryOfTuples(this.#tuples);
     return this.#summary;
   }
 
@@ -88,6 +131,8 @@ export class StoredPosition implements Position {
   }
 }
 
+export type LoadedPosition = RunPosition | StoredPosition;
+
 /**
  * Lets go of what the positions' lots were read into, once their household is planned: the run
  * reads them no more, and they would otherwise live until the chunk is written, copied by every
@@ -95,7 +140,7 @@ export class StoredPosition implements Position {
  * Let go of young, they cost the collector nothing.
  */
 export function forgetLots(positions: readonly Position[]): void {
-  for (const p of positions) if (p instanceof StoredPosition) p.forgetLots();
+  for (const p of positions) if (p instanceof RunPosition || p instanceof StoredPosition) p.forgetLots();
 }
 
 /**
@@ -103,10 +148,10 @@ export function forgetLots(positions: readonly Position[]): void {
  * is a JSON array of (product_id, shares_micros, cost_cents) triples, `lots` null or the account's
  * lots, each naming its product. A product's lots without a position in `held` are ignored.
  */
-export function unpackPositions(held: string, lots: string | null): StoredPosition[] {
+export function unpackPositions(held: string, lots: string | null): LoadedPosition[] {
   const n = JSON.parse(held) as number[];
   const count = Math.floor(n.length / 3);
-  const positions = new Array<StoredPosition>(count);
+  const positions = new Array<LoadedPosition>(count);
   let sorted = true;
   for (let i = 1; i < count; i++) if ((n[3 * i] as number) < (n[3 * (i - 1)] as number)) sorted = false;
   const account = lots === null ? null : accountLots(lots);
@@ -134,7 +179,7 @@ export function unpackPositions(held: string, lots: string | null): StoredPositi
         if (r < runCount && runs[r * RUN_FIELDS + RUN_PRODUCT] === productId) run = r++;
       }
     }
-    positions[i] = run < 0 ? new StoredPosition(productId, shares, costBasis) : new StoredPosition(productId, shares, costBasis, account, run);
+    positions[i] = run < 0 || account === null ? new StoredPosition(productId, shares, costBasis) : new RunPosition(productId, shares, costBasis, account, run);
   }
   // The engine takes an account's positions in product order; the database reads them that way
   // from the (account, product) index, so the sort (which copies the array) is rarely needed.
@@ -142,7 +187,7 @@ export function unpackPositions(held: string, lots: string | null): StoredPositi
 }
 
 /** unpackPositions for a lot text the scan leaves to JSON.parse: each position keeps its own tuples. */
-function unpackParsed(n: number[], tuples: LotTuple[] | null): StoredPosition[] {
+function unpackParsed(n: number[], tuples: LotTuple[] | null): LoadedPosition[] {
   const lotsOf = new Map<number, LotTuple[]>();
   for (const tuple of tuples ?? []) {
     const list = lotsOf.get(tuple[0]);
@@ -178,17 +223,6 @@ function summaryOfTuples(tuples: LotTuple[]): LotsSummary | undefined {
     if (acquiredOn > latest) latest = acquiredOn;
   }
   return { maxCostPerShare: perShare === -Infinity ? 0 : perShare, latestAcquiredOn: latest, maxLotCost: centsToDollars(cost) };
-}
-
-function summaryOfRun(account: AccountLots, run: number): LotsSummary {
-  const runs = account.runs;
-  const at = run * RUN_FIELDS;
-  const perShare = runs[at + RUN_PER_SHARE] as number;
-  return {
-    maxCostPerShare: perShare === -Infinity ? 0 : perShare,
-    latestAcquiredOn: dateAt(account.text, runs[at + RUN_DATE_START] as number, runs[at + RUN_DATE_END] as number),
-    maxLotCost: centsToDollars(runs[at + RUN_COST] as number),
-  };
 }
 
 // The lots are read by a direct scan (JSON.parse built an array per lot before its object). It
@@ -294,6 +328,7 @@ function accountLots(s: string): AccountLots | null {
         runs[o + RUN_COST] = -Infinity;
         runs[o + RUN_DATE_START] = lotDateStart;
         runs[o + RUN_DATE_END] = lotDateEnd;
+        runs[o + RUN_LOTS] = 0;
       } else if (laterDate(s, lotDateStart, lotDateEnd, runs[o + RUN_DATE_START] as number, runs[o + RUN_DATE_END] as number)) {
         runs[o + RUN_DATE_START] = lotDateStart;
         runs[o + RUN_DATE_END] = lotDateEnd;
@@ -301,6 +336,7 @@ function accountLots(s: string): AccountLots | null {
       if (shares !== 0 && (cost * 10000) / shares > (runs[o + RUN_PER_SHARE] as number)) runs[o + RUN_PER_SHARE] = (cost * 10000) / shares;
       if (cost > (runs[o + RUN_COST] as number)) runs[o + RUN_COST] = cost;
       runs[o + RUN_END] = at;
+      runs[o + RUN_LOTS] = (runs[o + RUN_LOTS] as number) + 1;
       while (s.charCodeAt(at) === SPACE) at++;
       const next = s.charCodeAt(at++);
       if (next === CLOSE) break;
@@ -310,29 +346,21 @@ function accountLots(s: string): AccountLots | null {
   return new AccountLots(s, runs.slice(0, o + RUN_FIELDS));
 }
 
-/**
- * The lots of one run, read again from the text accountLots walked (so each is one scanLot), then
- * copied to a list of their number: a list grown by push from empty holds room for 17, and a
- * position has a few lots (its list is kept as long as its household is planned).
- */
-const scratch: TaxLot[] = [];
-
-function lotsOfRun(account: AccountLots, run: number): TaxLot[] {
+/** The lots of one run (from its offset in the runs), read again from the text accountLots walked, into a list of their number. */
+function lotsOfRun(account: AccountLots, at: number): TaxLot[] {
   const s = account.text;
-  const end = account.runs[run * RUN_FIELDS + RUN_END] as number;
-  let at = account.runs[run * RUN_FIELDS + RUN_START] as number;
-  scratch.length = 0;
-  for (;;) {
-    at = scanLot(s, at);
+  const lots = new Array<TaxLot>(account.runs[at + RUN_LOTS] as number);
+  let next = account.runs[at + RUN_START] as number;
+  for (let i = 0; i < lots.length; i++) {
+    if (i > 0) {
+      while (s.charCodeAt(next) === SPACE) next++;
+      next++; // the comma between lots
+    }
+    next = scanLot(s, next);
     // accountLots read this text already; a failure here would be a bug, not a shape.
-    if (at < 0) throw new Error('a lot run read differently the second time');
-    scratch.push({ id: lotNumbers[ID], shares: microsToShares(lotNumbers[SHARES] as number), costBasis: centsToDollars(lotNumbers[CENTS] as number), acquiredOn: dateAt(s, lotDateStart, lotDateEnd) });
-    if (at >= end) break;
-    while (s.charCodeAt(at) === SPACE) at++;
-    at++; // the comma between lots
+    if (next < 0) throw new Error('a lot run read differently the second time');
+    lots[i] = { id: lotNumbers[ID], shares: microsToShares(lotNumbers[SHARES] as number), costBasis: centsToDollars(lotNumbers[CENTS] as number), acquiredOn: dateAt(s, lotDateStart, lotDateEnd) };
   }
-  const lots = scratch.slice();
-  scratch.length = 0;
   return lots;
 }
 
