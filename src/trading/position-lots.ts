@@ -346,12 +346,19 @@ function accountLots(s: string): AccountLots | null {
   return new AccountLots(s, runs.slice(0, o + RUN_FIELDS));
 }
 
-/** The lots of one run (from its offset in the runs), read again from the text accountLots walked, into a list of their number. */
+/**
+ * The lots of one run (from its offset in the runs), read again from the text accountLots walked.
+ * Gathered in one list that keeps its room from run to run (emptied slot by slot), then copied to
+ * a list of their number: a list made by `new Array(n)` is one with holes to V8 for good, and
+ * the engine's loops over lot lists, tuned to lists without holes, would see both kinds.
+ */
+const gathered: (TaxLot | undefined)[] = [];
+
 function lotsOfRun(account: AccountLots, at: number): TaxLot[] {
   const s = account.text;
-  const lots = new Array<TaxLot>(account.runs[at + RUN_LOTS] as number);
+  const count = account.runs[at + RUN_LOTS] as number;
   let next = account.runs[at + RUN_START] as number;
-  for (let i = 0; i < lots.length; i++) {
+  for (let i = 0; i < count; i++) {
     if (i > 0) {
       while (s.charCodeAt(next) === SPACE) next++;
       next++; // the comma between lots
@@ -359,8 +366,10 @@ function lotsOfRun(account: AccountLots, at: number): TaxLot[] {
     next = scanLot(s, next);
     // accountLots read this text already; a failure here would be a bug, not a shape.
     if (next < 0) throw new Error('a lot run read differently the second time');
-    lots[i] = { id: lotNumbers[ID], shares: microsToShares(lotNumbers[SHARES] as number), costBasis: centsToDollars(lotNumbers[CENTS] as number), acquiredOn: dateAt(s, lotDateStart, lotDateEnd) };
+    gathered[i] = { id: lotNumbers[ID], shares: microsToShares(lotNumbers[SHARES] as number), costBasis: centsToDollars(lotNumbers[CENTS] as number), acquiredOn: dateAt(s, lotDateStart, lotDateEnd) };
   }
+  const lots = gathered.slice(0, count) as TaxLot[];
+  for (let i = 0; i < count; i++) gathered[i] = undefined;
   return lots;
 }
 
