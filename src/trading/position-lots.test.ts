@@ -1,10 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { LotsSummary } from '../engine/index.js';
 import { forgetLots, unpackPositions } from './position-lots.js';
-
-/** A summary as a plain object: a position read from its account's run is its own summary, answered by getters. */
-const plain = (s: LotsSummary | undefined) => s && { maxCostPerShare: s.maxCostPerShare, latestAcquiredOn: s.latestAcquiredOn, maxLotCost: s.maxLotCost };
 
 describe('unpackPositions (an account packed in one row by the snapshot read)', () => {
   it('reads the triples in product order, each lot text to its own position, lots and their summary read only when asked', () => {
@@ -18,7 +14,7 @@ describe('unpackPositions (an account packed in one row by the snapshot read)', 
       [20, 0, 0],
       [30, 2.5, 123.45],
     ]);
-    expect(positions.map((p) => plain(p.lotsSummary))).toEqual([{ maxCostPerShare: 99.5, latestAcquiredOn: '2025-05-01', maxLotCost: 99.5 }, undefined, { maxCostPerShare: 60, latestAcquiredOn: '2024-01-02', maxLotCost: 120 }]);
+    expect(positions.map((p) => p.lotsSummary)).toEqual([{ maxCostPerShare: 99.5, latestAcquiredOn: '2025-05-01', maxLotCost: 99.5 }, undefined, { maxCostPerShare: 60, latestAcquiredOn: '2024-01-02', maxLotCost: 120 }]);
     expect(positions[1]!.taxLots).toBeUndefined();
     expect(positions[2]!.taxLots).toEqual([
       { id: 8, shares: 2, costBasis: 120, acquiredOn: '2024-01-02' },
@@ -63,7 +59,7 @@ describe('unpackPositions (an account packed in one row by the snapshot read)', 
           const own = rows.filter(([p]) => p === product);
           return unpackPositions(`[${product},0,0]`, own.length === 0 ? null : JSON.stringify(own))[0]!;
         });
-        expect(together.map((p) => [p.taxLots, plain(p.lotsSummary)])).toEqual(alone.map((p) => [p.taxLots, plain(p.lotsSummary)]));
+        expect(together.map((p) => [p.taxLots, p.lotsSummary])).toEqual(alone.map((p) => [p.taxLots, p.lotsSummary]));
       }),
     );
   });
@@ -102,7 +98,7 @@ describe('unpackPositions (an account packed in one row by the snapshot read)', 
           rows.length === 0
             ? undefined
             : { maxCostPerShare: perShare.length === 0 ? 0 : Math.max(...perShare), latestAcquiredOn: rows.map(([, , , , d]) => d).sort().at(-1), maxLotCost: Math.max(...rows.map(([, , , cost]) => cost)) / 100 };
-        expect(plain(position!.lotsSummary)).toEqual(expected);
+        expect(position!.lotsSummary).toEqual(expected);
       }),
     );
   });

@@ -43,14 +43,14 @@ class AccountLots {
 }
 
 /**
- * A position whose lots are read from its run of its account's lot text on first ask. It is its
- * own summary, answered from the numbers unpacking took: no summary object for each position of a
- * taxable account (every one is asked for it, and most are never sold). `taxLots` and
+ * A position whose lots and their summary are read from its run of its account's lot text on first
+ * ask: the summary from the numbers unpacking took, the lots by one scan of the run. `taxLots` and
  * `lotsSummary` are getters of the class: an object spread of a position would drop both, so code
  * that copies positions builds new ones (engine/replay.ts does) rather than spreading them.
  */
-export class RunPosition implements Position, LotsSummary {
+export class RunPosition implements Position {
   #lots: readonly TaxLot[] | null = null;
+  #summary: LotsSummary | null = null;
   readonly #account: AccountLots;
   readonly #at: number;
 
@@ -71,27 +71,14 @@ export class RunPosition implements Position, LotsSummary {
   }
 
   get lotsSummary(): LotsSummary {
-    return this;
+    if (this.#summary === null) this.#summary = summaryOfRun(this.#account, this.#at);
+    return this.#summary;
   }
 
-  /** The highest cost per share among the lots with shares (0 when none has shares). */
-  get maxCostPerShare(): number {
-    const perShare = this.#account.runs[this.#at + RUN_PER_SHARE] as number;
-    return perShare === -Infinity ? 0 : perShare;
-  }
-
-  get latestAcquiredOn(): string {
-    const runs = this.#account.runs;
-    return dateAt(this.#account.text, runs[this.#at + RUN_DATE_START] as number, runs[this.#at + RUN_DATE_END] as number);
-  }
-
-  get maxLotCost(): number {
-    return centsToDollars(this.#account.runs[this.#at + RUN_COST] as number);
-  }
-
-  /** Lets go of the lots read so far (read again if asked again). */
+  /** Lets go of the lots and summary read so far (read again if asked again). */
   forgetLots(): void {
     this.#lots = null;
+    this.#summary = null;
   }
 }
 
@@ -223,6 +210,17 @@ function summaryOfTuples(tuples: LotTuple[]): LotsSummary | undefined {
     if (acquiredOn > latest) latest = acquiredOn;
   }
   return { maxCostPerShare: perShare === -Infinity ? 0 : perShare, latestAcquiredOn: latest, maxLotCost: centsToDollars(cost) };
+}
+
+/** The summary of a run, from the aggregates unpacking took. */
+function summaryOfRun(account: AccountLots, at: number): LotsSummary {
+  const runs = account.runs;
+  const perShare = runs[at + RUN_PER_SHARE] as number;
+  return {
+    maxCostPerShare: perShare === -Infinity ? 0 : perShare,
+    latestAcquiredOn: dateAt(account.text, runs[at + RUN_DATE_START] as number, runs[at + RUN_DATE_END] as number),
+    maxLotCost: centsToDollars(runs[at + RUN_COST] as number),
+  };
 }
 
 // The lots are read by a direct scan (JSON.parse built an array per lot before its object). It
