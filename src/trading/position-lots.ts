@@ -1,52 +1,77 @@
-// A position's tax lots as the rebalance loader reads them: one JSON text per position,
-// "[[id, shares_micros, cost_cents, acquired_date], …]". The engine reads a summary of them for
-// every position of a taxable account (is there a loss to harvest, a buy in the wash-sale window?)
-// and the lots only of the positions it sells or harvests; most of an advisory or direct-indexing
-// book's lots are then never made into objects. The summary is read from the text here, on first
-// ask, by a scan that makes nothing but the summary: built by the database beside each position's
-// lots, its three aggregates and their text were a third of the read's time in SQLite.
+// A position's tax lots as the rebalance loader reads them: one JSON text per account, its lots
+// "[[product_id, id, shares_micros, cost_cents, acquired_date], …]" in product order. The engine
+// reads a summary of them for every position of a taxable account (is there a loss to harvest, a
+// buy in the wash-sale window?) and the lots only of the positions it sells or harvests; most of an
+// advisory or direct-indexing book's lots are then never made into objects. The text is walked
+// once when the account is unpacked: each position's run of lots is found there, and its summary's
+// aggregates are taken on the way, so the summary costs no second walk. Built by the database beside
+// each position's lots, those aggregates and their text were a third of the read's time in SQLite,
+// and a lot list per position (a correlated subquery) cost SQLite about a third more than one list
+// an account read through a join (docs/decisions/tax-aware-reads-by-need.md).
 
 import type { LotsSummary, Position, TaxLot } from '../engine/index.js';
 import { centsToDollars, microsToShares } from '../shared/money.js';
-import { plainInteger } from '../shared/plain-integer.js';
 
-/** A lot as the lots column carries it: [id, shares_micros, cost_cents, acquired_date]. */
-type LotTuple = [number, number, number, string];
+/** A lot as the lots column carries it: [product_id, id, shares_micros, cost_cents, acquired_date]. */
+type LotTuple = [number, number, number, number, string];
 
 /**
- * A position whose lots and their summary are read from its text on first ask. `taxLots` and
- * `lotsSummary` are getters of the class: an object spread of a StoredPosition would drop both, so
- * code that copies positions builds new ones (engine/replay.ts does) rather than spreading them.
+ * Where an account's lots lie in its text, eight numbers a position (a run of lots of one product),
+ * in one array: no object per position. The summary's aggregates are those SQL would give.
  */
-export class StoredPosition implements Position {
-  #lots: readonly TaxLot[] | undefined | null = null;
-  #summary: LotsSummary | undefined | null = null;
-  readonly #text: string | null;
-  readonly #start: number;
-  readonly #end: number;
+const RUN_FIELDS = 8;
+const RUN_PRODUCT = 0;
+/** The run's first lot's `[` and the index after its last lot's `]`. */
+const RUN_START = 1;
+const RUN_END = 2;
+/** The highest cost per share (cents × 10,000 / micro-shares: dollars a share), -Infinity when no lot has shares. */
+const RUN_PER_SHARE = 3;
+/** The highest cost of a lot, in cents. */
+const RUN_COST = 4;
+/** The newest acquired date's bounds in the text. */
+const RUN_DATE_START = 5;
+const RUN_DATE_END = 6;
+/** How many lots the run holds. */
+const RUN_LOTS = 7;
 
-  /** `lots` from `start` to `end` is the position's lot text (the whole account's text: no copy of the segment is made). */
+/** An account's lot text and its runs, shared by the account's positions. */
+class AccountLots {
+  constructor(
+    readonly text: string,
+    readonly runs: Float64Array,
+  ) {}
+}
+
+/**
+ * A position whose lots and their summary are read from its run of its account's lot text on first
+ * ask: the summary from the numbers unpacking took, the lots by one scan of the run. `taxLots` and
+ * `lotsSummary` are getters of the class: an object spread of a position would drop both, so code
+ * that copies positions builds new ones (engine/replay.ts does) rather than spreading them.
+ */
+export class RunPosition implements Position {
+  #lots: readonly TaxLot[] | null = null;
+  #summary: LotsSummary | null = null;
+  readonly #account: AccountLots;
+  readonly #at: number;
+
   constructor(
     readonly productId: number,
     readonly shares: number,
     readonly costBasis: number,
-    lots: string | null,
-    start = 0,
-    end = lots === null ? 0 : lots.length,
+    account: AccountLots,
+    run: number,
   ) {
-    this.#text = lots;
-    this.#start = start;
-    this.#end = end;
+    this.#account = account;
+    this.#at = run * RUN_FIELDS;
   }
 
-  get taxLots(): readonly TaxLot[] | undefined {
-    if (this.#lots === null) this.#lots = this.#text === null ? undefined : parseLots(this.#text, this.#start, this.#end);
+  get taxLots(): readonly TaxLot[] {
+    if (this.#lots === null) this.#lots = lotsOfRun(this.#account, this.#at);
     return this.#lots;
   }
 
-  /** What the lots hold at most; undefined when the position has none. */
-  get lotsSummary(): LotsSummary | undefined {
-    if (this.#summary === null) this.#summary = this.#text === null ? undefined : summarize(this.#text, this.#start, this.#end);
+  get lotsSummary(): LotsSummary {
+    if (this.#summary === null) this.#summary = summaryOfRun(this.#account, this.#at);
     return this.#summary;
   }
 
@@ -58,68 +83,103 @@ export class StoredPosition implements Position {
 }
 
 /**
+ * A position without lots, or with lots as JSON.parse read them (a text the scan leaves alone):
+ * those are made into lots and a summary on first ask.
+ */
+export class StoredPosition implements Position {
+  #lots: readonly TaxLot[] | undefined | null = null;
+  #summary: LotsSummary | undefined | null = null;
+  readonly #tuples: LotTuple[] | null;
+
+  constructor(
+    readonly productId: number,
+    readonly shares: number,
+    readonly costBasis: number,
+    tuples: LotTuple[] | null = null,
+  ) {
+    this.#tuples = tuples;
+  }
+
+  get taxLots(): readonly TaxLot[] | undefined {
+    if (this.#lots === null) this.#lots = this.#tuples === null ? undefined : lotsOfTuples(this.#tuples);
+    return this.#lots;
+  }
+
+  /** What the lots hold at most; undefined when the position has none. */
+  get lotsSummary(): LotsSummary | undefined {
+    if (this.#summary === null) this.#summary = this.#tuples === null ? undefined : summaryOfTuples(this.#tuples);
+    return this.#summary;
+  }
+
+  /** Lets go of the lots and summary read so far (read again if asked again). */
+  forgetLots(): void {
+    this.#lots = null;
+    this.#summary = null;
+  }
+}
+
+export type LoadedPosition = RunPosition | StoredPosition;
+
+/**
  * Lets go of what the positions' lots were read into, once their household is planned: the run
  * reads them no more, and they would otherwise live until the chunk is written, copied by every
  * scavenge on the way (a tax-aware chunk parses and summarizes the lots of every taxable account).
  * Let go of young, they cost the collector nothing.
  */
 export function forgetLots(positions: readonly Position[]): void {
-  for (const p of positions) if (p instanceof StoredPosition) p.forgetLots();
+  for (const p of positions) if (p instanceof RunPosition || p instanceof StoredPosition) p.forgetLots();
 }
 
-/** Lot segments of an account are split by the record separator, which JSON text never holds unescaped. */
-const SEGMENTS = String.fromCharCode(30);
-
 /**
- * An account's positions from its packed row (snapshot-repository.ts packedPositions), in product
- * order: `held` is a JSON array of (product_id, shares_micros, cost_cents) triples, `lots` null or
- * "<product_id> <lots>" segments for the positions that have lots.
+ * An account's positions from its packed rows (snapshot-repository.ts), in product order: `held`
+ * is a JSON array of (product_id, shares_micros, cost_cents) triples, `lots` null or the account's
+ * lots, each naming its product. A product's lots without a position in `held` are ignored.
  */
-export function unpackPositions(held: string, lots: string | null): StoredPosition[] {
+export function unpackPositions(held: string, lots: string | null): LoadedPosition[] {
   const n = JSON.parse(held) as number[];
   const count = Math.floor(n.length / 3);
-  const positions = new Array<StoredPosition>(count);
-  // One pass of the database over the account's positions builds both the triples and the
-  // segments, so the segments come in the triples' order: each is matched to its position walking
-  // both at once, read in place in the account's text (a split and a map per account cost more
-  // than the rest of the unpacking). Any other order leaves a segment unmatched, and then the
-  // segments are looked up by product.
-  let at = 0;
-  let segmentProduct = NaN;
-  let space = -1;
-  if (lots !== null && lots.length > 0) {
-    space = lots.indexOf(' ');
-    segmentProduct = plainInteger(lots, 0, space);
-  }
+  const positions = new Array<LoadedPosition>(count);
   let sorted = true;
+  for (let i = 1; i < count; i++) if ((n[3 * i] as number) < (n[3 * (i - 1)] as number)) sorted = false;
+  const account = lots === null ? null : accountLots(lots);
+  if (lots !== null && account === null) return unpackParsed(n, JSON.parse(lots) as LotTuple[] | null);
+  const runs = account?.runs;
+  const runCount = runs === undefined ? 0 : runs.length / RUN_FIELDS;
+  // Runs come in product order (accountLots holds them to it), as the database reads the triples
+  // from the (account, product) index: each run is matched to its position walking both at once.
+  // Triples in any other order look their run up.
+  let byProduct: Map<number, number> | null = null;
+  if (!sorted && runs !== undefined) {
+    byProduct = new Map();
+    for (let r = 0; r < runCount; r++) byProduct.set(runs[r * RUN_FIELDS + RUN_PRODUCT] as number, r);
+  }
+  let r = 0;
   for (let i = 0; i < count; i++) {
     const productId = n[3 * i] as number;
     const shares = microsToShares(n[3 * i + 1] as number);
     const costBasis = centsToDollars(n[3 * i + 2] as number);
-    if (lots !== null && productId === segmentProduct) {
-      let end = lots.indexOf(SEGMENTS, space + 1);
-      if (end < 0) end = lots.length;
-      positions[i] = new StoredPosition(productId, shares, costBasis, lots, space + 1, end);
-      at = end + 1;
-      space = at < lots.length ? lots.indexOf(' ', at) : -1;
-      segmentProduct = at < lots.length ? plainInteger(lots, at, space) : NaN;
-    } else {
-      positions[i] = new StoredPosition(productId, shares, costBasis, null);
+    let run = -1;
+    if (runs !== undefined) {
+      if (byProduct !== null) run = byProduct.get(productId) ?? -1;
+      else {
+        while (r < runCount && (runs[r * RUN_FIELDS + RUN_PRODUCT] as number) < productId) r++;
+        if (r < runCount && runs[r * RUN_FIELDS + RUN_PRODUCT] === productId) run = r++;
+      }
     }
-    if (i > 0 && productId < (positions[i - 1] as StoredPosition).productId) sorted = false;
+    positions[i] = run < 0 || account === null ? new StoredPosition(productId, shares, costBasis) : new RunPosition(productId, shares, costBasis, account, run);
   }
-  if (lots !== null && at < lots.length) return unpackByProduct(n, lots);
   // The engine takes an account's positions in product order; the database reads them that way
   // from the (account, product) index, so the sort (which copies the array) is rarely needed.
   return sorted ? positions : positions.sort((a, b) => a.productId - b.productId);
 }
 
-/** unpackPositions when the segments do not follow the triples: each segment found by its product. */
-function unpackByProduct(n: number[], lots: string): StoredPosition[] {
-  const lotsOf = new Map<number, string>();
-  for (const segment of lots.split(SEGMENTS)) {
-    const space = segment.indexOf(' ');
-    lotsOf.set(Number(segment.slice(0, space)), segment.slice(space + 1));
+/** unpackPositions for a lot text the scan leaves to JSON.parse: each position keeps its own tuples. */
+function unpackParsed(n: number[], tuples: LotTuple[] | null): LoadedPosition[] {
+  const lotsOf = new Map<number, LotTuple[]>();
+  for (const tuple of tuples ?? []) {
+    const list = lotsOf.get(tuple[0]);
+    if (list) list.push(tuple);
+    else lotsOf.set(tuple[0], [tuple]);
   }
   const positions = new Array<StoredPosition>(Math.floor(n.length / 3));
   for (let i = 0; i < positions.length; i++) {
@@ -129,14 +189,9 @@ function unpackByProduct(n: number[], lots: string): StoredPosition[] {
   return positions.sort((a, b) => a.productId - b.productId);
 }
 
-function parseLots(text: string, start: number, end: number): TaxLot[] | undefined {
-  const lots = scanLots(text, start) ?? parseLotsJson(text.slice(start, end));
-  return lots.length === 0 ? undefined : lots;
-}
-
-function parseLotsJson(text: string): TaxLot[] {
-  const tuples = JSON.parse(text) as LotTuple[] | null;
-  return (tuples ?? []).map(([id, sharesMicros, costCents, acquiredOn]): TaxLot => ({ id, shares: microsToShares(sharesMicros), costBasis: centsToDollars(costCents), acquiredOn }));
+function lotsOfTuples(tuples: LotTuple[]): TaxLot[] | undefined {
+  if (tuples.length === 0) return undefined;
+  return tuples.map(([, id, sharesMicros, costCents, acquiredOn]): TaxLot => ({ id, shares: microsToShares(sharesMicros), costBasis: centsToDollars(costCents), acquiredOn }));
 }
 
 /**
@@ -144,19 +199,12 @@ function parseLotsJson(text: string): TaxLot[] {
  * shares (cents × 10,000 / micro-shares: dollars a share; 0 when no lot has shares), the newest
  * acquired date, the highest cost of a lot. Undefined when there is no lot.
  */
-function summarize(text: string, start: number, end: number): LotsSummary | undefined {
-  if (!scanSummary(text, start)) return summaryOfTuples(JSON.parse(text.slice(start, end)) as LotTuple[] | null);
-  if (found === 0) return undefined;
-  const perShare = most[PER_SHARE] as number;
-  return { maxCostPerShare: perShare === -Infinity ? 0 : perShare, latestAcquiredOn: dateAt(text, dateStart, dateEnd), maxLotCost: centsToDollars(most[COST] as number) };
-}
-
-function summaryOfTuples(tuples: LotTuple[] | null): LotsSummary | undefined {
-  if (tuples === null || tuples.length === 0) return undefined;
+function summaryOfTuples(tuples: LotTuple[]): LotsSummary | undefined {
+  if (tuples.length === 0) return undefined;
   let perShare = -Infinity;
   let cost = -Infinity;
   let latest = '';
-  for (const [, sharesMicros, costCents, acquiredOn] of tuples) {
+  for (const [, , sharesMicros, costCents, acquiredOn] of tuples) {
     if (sharesMicros !== 0 && (costCents * 10000) / sharesMicros > perShare) perShare = (costCents * 10000) / sharesMicros;
     if (costCents > cost) cost = costCents;
     if (acquiredOn > latest) latest = acquiredOn;
@@ -164,13 +212,23 @@ function summaryOfTuples(tuples: LotTuple[] | null): LotsSummary | undefined {
   return { maxCostPerShare: perShare === -Infinity ? 0 : perShare, latestAcquiredOn: latest, maxLotCost: centsToDollars(cost) };
 }
 
-// The lots of every position a run sells or harvests are parsed (0.3 s of a 30,000-account
-// tax-aware run through JSON.parse, which builds an array per lot before its object): this scan
-// builds the objects directly. It reads the shapes both databases write, SQLite's compact JSON and
-// PostgreSQL's with spaces, and hands anything else (a fraction, an escape, a null date) to
-// JSON.parse, so it never reads a lot differently from it. The cursor stays in a local of each
-// function, handed on as an argument and a result: a cursor shared by helper functions in a module
-// variable lives in memory, and every character read went there and back.
+/** The summary of a run, from the aggregates unpacking took. */
+function summaryOfRun(account: AccountLots, at: number): LotsSummary {
+  const runs = account.runs;
+  const perShare = runs[at + RUN_PER_SHARE] as number;
+  return {
+    maxCostPerShare: perShare === -Infinity ? 0 : perShare,
+    latestAcquiredOn: dateAt(account.text, runs[at + RUN_DATE_START] as number, runs[at + RUN_DATE_END] as number),
+    maxLotCost: centsToDollars(runs[at + RUN_COST] as number),
+  };
+}
+
+// The lots are read by a direct scan (JSON.parse built an array per lot before its object). It
+// reads the shapes both databases write, SQLite's compact JSON and PostgreSQL's with spaces, and
+// hands anything else (a fraction, an escape, a null date) to JSON.parse, so it never reads a lot
+// differently from it. The cursor stays in a local of each function, handed on as an argument and a
+// result: a cursor shared by helper functions in a module variable lives in memory, and every
+// character read went there and back.
 
 const OPEN = 91;
 const CLOSE = 93;
@@ -180,24 +238,25 @@ const SPACE = 32;
 const MINUS = 45;
 const BACKSLASH = 92;
 
-/** One lot's fields as scanLot last read them, in module variables: no array or object per lot. */
-const lotNumbers = new Float64Array(3);
-const ID = 0;
-const SHARES = 1;
-const CENTS = 2;
+/** One lot's numbers as scanLot last read them, in module variables: no array or object per lot. */
+const lotNumbers = new Float64Array(4);
+const PRODUCT = 0;
+const ID = 1;
+const SHARES = 2;
+const CENTS = 3;
 let lotDateStart = 0;
 let lotDateEnd = 0;
 
 /**
- * Reads one lot `[id, shares in micros, cost in cents, "date"]` from `at` into lotNumbers and the
- * date's bounds: the index after its `]`, or -1 for a text of any other shape. Each number is a
- * plain integer (shared/plain-integer.ts): an optional minus and 1 to 15 digits, nothing else; the
- * date a string without escapes.
+ * Reads one lot `[product, id, shares in micros, cost in cents, "date"]` from `at` into lotNumbers
+ * and the date's bounds: the index after its `]`, or -1 for a text of any other shape. Each number
+ * is a plain integer (shared/plain-integer.ts): an optional minus and 1 to 15 digits, nothing else;
+ * the date a string without escapes.
  */
 function scanLot(s: string, at: number): number {
   while (s.charCodeAt(at) === SPACE) at++;
   if (s.charCodeAt(at++) !== OPEN) return -1;
-  for (let k = 0; k < 3; k++) {
+  for (let k = 0; k < 4; k++) {
     while (s.charCodeAt(at) === SPACE) at++;
     const negative = s.charCodeAt(at) === MINUS;
     if (negative) at++;
@@ -227,47 +286,88 @@ function scanLot(s: string, at: number): number {
 }
 
 /**
- * Walks a lot list `[lot, …]` from `start`, calling `onLot` after scanLot read each one: false for
- * a text of any other shape (left to JSON.parse). `onLot` is a module function, not a closure, so
- * a walk makes nothing of its own.
+ * The runs are gathered in one array kept for every account (grown when an account needs more),
+ * then copied to an array of their number, which the account's positions keep.
  */
-function walkLots(s: string, start: number, onLot: (s: string) => void): boolean {
-  let at = start;
+let gathering = new Float64Array(64 * RUN_FIELDS);
+
+/**
+ * An account's lot list `[lot, …]` walked once: each run of lots of one product, with its
+ * summary's aggregates. Null for a text of any other shape, or whose products do not come in
+ * ascending runs (left to JSON.parse and a lookup by product).
+ */
+function accountLots(s: string): AccountLots | null {
+  let at = 0;
   while (s.charCodeAt(at) === SPACE) at++;
-  if (s.charCodeAt(at++) !== OPEN) return false;
+  if (s.charCodeAt(at++) !== OPEN) return null;
   while (s.charCodeAt(at) === SPACE) at++;
-  if (s.charCodeAt(at) === CLOSE) return true;
-  for (;;) {
-    at = scanLot(s, at);
-    if (at < 0) return false;
-    onLot(s);
-    while (s.charCodeAt(at) === SPACE) at++;
-    const next = s.charCodeAt(at++);
-    if (next === CLOSE) return true;
-    if (next !== COMMA) return false;
+  let runs = gathering;
+  let o = -RUN_FIELDS;
+  if (s.charCodeAt(at) !== CLOSE) {
+    for (;;) {
+      while (s.charCodeAt(at) === SPACE) at++;
+      const start = at;
+      at = scanLot(s, at);
+      if (at < 0) return null;
+      const product = lotNumbers[PRODUCT] as number;
+      const shares = lotNumbers[SHARES] as number;
+      const cost = lotNumbers[CENTS] as number;
+      if (o < 0 || product !== runs[o + RUN_PRODUCT]) {
+        if (o >= 0 && product < (runs[o + RUN_PRODUCT] as number)) return null;
+        o += RUN_FIELDS;
+        if (o + RUN_FIELDS > runs.length) {
+          const grown = new Float64Array(runs.length * 2);
+          grown.set(runs);
+          runs = gathering = grown;
+        }
+        runs[o + RUN_PRODUCT] = product;
+        runs[o + RUN_START] = start;
+        runs[o + RUN_PER_SHARE] = -Infinity;
+        runs[o + RUN_COST] = -Infinity;
+        runs[o + RUN_DATE_START] = lotDateStart;
+        runs[o + RUN_DATE_END] = lotDateEnd;
+        runs[o + RUN_LOTS] = 0;
+      } else if (laterDate(s, lotDateStart, lotDateEnd, runs[o + RUN_DATE_START] as number, runs[o + RUN_DATE_END] as number)) {
+        runs[o + RUN_DATE_START] = lotDateStart;
+        runs[o + RUN_DATE_END] = lotDateEnd;
+      }
+      if (shares !== 0 && (cost * 10000) / shares > (runs[o + RUN_PER_SHARE] as number)) runs[o + RUN_PER_SHARE] = (cost * 10000) / shares;
+      if (cost > (runs[o + RUN_COST] as number)) runs[o + RUN_COST] = cost;
+      runs[o + RUN_END] = at;
+      runs[o + RUN_LOTS] = (runs[o + RUN_LOTS] as number) + 1;
+      while (s.charCodeAt(at) === SPACE) at++;
+      const next = s.charCodeAt(at++);
+      if (next === CLOSE) break;
+      if (next !== COMMA) return null;
+    }
   }
-}
-
-/** The list scanLots is filling. */
-let collected: TaxLot[] = [];
-
-function collectLot(s: string): void {
-  collected.push({ id: lotNumbers[ID], shares: microsToShares(lotNumbers[SHARES] as number), costBasis: centsToDollars(lotNumbers[CENTS] as number), acquiredOn: dateAt(s, lotDateStart, lotDateEnd) });
+  return new AccountLots(s, runs.slice(0, o + RUN_FIELDS));
 }
 
 /**
- * The lots are gathered in one list kept for every scan, then copied to a list of their number: a
- * list grown by push from empty holds room for 17, and a position has a few lots (its list is kept
- * as long as its chunk is).
+ * The lots of one run (from its offset in the runs), read again from the text accountLots walked.
+ * Gathered in one list that keeps its room from run to run (emptied slot by slot), then copied to
+ * a list of their number: a list made by `new Array(n)` is one with holes to V8 for good, and
+ * the engine's loops over lot lists, tuned to lists without holes, would see both kinds.
  */
-const scratch: TaxLot[] = [];
+const gathered: (TaxLot | undefined)[] = [];
 
-function scanLots(s: string, start: number): TaxLot[] | null {
-  scratch.length = 0;
-  collected = scratch;
-  const read = walkLots(s, start, collectLot);
-  const lots = read ? scratch.slice() : null;
-  scratch.length = 0;
+function lotsOfRun(account: AccountLots, at: number): TaxLot[] {
+  const s = account.text;
+  const count = account.runs[at + RUN_LOTS] as number;
+  let next = account.runs[at + RUN_START] as number;
+  for (let i = 0; i < count; i++) {
+    if (i > 0) {
+      while (s.charCodeAt(next) === SPACE) next++;
+      next++; // the comma between lots
+    }
+    next = scanLot(s, next);
+    // accountLots read this text already; a failure here would be a bug, not a shape.
+    if (next < 0) throw new Error('a lot run read differently the second time');
+    gathered[i] = { id: lotNumbers[ID], shares: microsToShares(lotNumbers[SHARES] as number), costBasis: centsToDollars(lotNumbers[CENTS] as number), acquiredOn: dateAt(s, lotDateStart, lotDateEnd) };
+  }
+  const lots = gathered.slice(0, count) as TaxLot[];
+  for (let i = 0; i < count; i++) gathered[i] = undefined;
   return lots;
 }
 
@@ -297,43 +397,7 @@ function dateAt(s: string, start: number, end: number): string {
   return date;
 }
 
-// What scanSummary found, in module variables: the summary is asked for every position of a
-// taxable account, and a result object per scan would be garbage at once. The two fractions sit in
-// a typed array: a module variable holding a fraction is a new heap number at each assignment.
-let found = 0;
-const most = new Float64Array(2);
-const PER_SHARE = 0;
-const COST = 1;
-let dateStart = 0;
-let dateEnd = 0;
-
-function summarizeLot(s: string): void {
-  if (found === 0 || laterDate(s, lotDateStart, lotDateEnd, dateStart, dateEnd)) {
-    dateStart = lotDateStart;
-    dateEnd = lotDateEnd;
-  }
-  found++;
-  const shares = lotNumbers[SHARES] as number;
-  const cost = lotNumbers[CENTS] as number;
-  if (shares !== 0 && (cost * 10000) / shares > (most[PER_SHARE] as number)) most[PER_SHARE] = (cost * 10000) / shares;
-  if (cost > (most[COST] as number)) most[COST] = cost;
-}
-
-/**
- * The lots' summary read from their text as scanLots reads them, making nothing; false for a
- * text scanLots would leave to JSON.parse. The newest date is compared in place (ISO dates, and
- * SQL's max, compare character by character).
- */
-function scanSummary(s: string, start: number): boolean {
-  found = 0;
-  most[PER_SHARE] = -Infinity;
-  most[COST] = -Infinity;
-  dateStart = 0;
-  dateEnd = 0;
-  return walkLots(s, start, summarizeLot);
-}
-
-/** Whether s[a, aEnd) sorts after s[b, bEnd), as strings compare. */
+/** Whether s[a, aEnd) sorts after s[b, bEnd), as strings compare (ISO dates, and SQL's max, compare character by character). */
 function laterDate(s: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
   const n = aEnd - a < bEnd - b ? aEnd - a : bEnd - b;
   for (let i = 0; i < n; i++) {

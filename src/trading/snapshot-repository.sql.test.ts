@@ -7,14 +7,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compilerOf, sqlText } from '../../test/support/sql-snapshot.js';
-import { packedPositionsQuery } from './snapshot-repository.js';
+import { accountLotsQuery, packedPositionsQuery } from './snapshot-repository.js';
 
 describe.each(['sqlite', 'postgres'] as const)('packed rebalance reads [%s]', (dialect) => {
   const db = compilerOf(dialect);
   it('positions, one row an account', async () => {
-    await expect(sqlText(packedPositionsQuery(db, 1, [10, 11], false))).toMatchFileSnapshot(`__sql__/packed-positions.${dialect}.sql`);
+    await expect(sqlText(packedPositionsQuery(db, 1, [10, 11]))).toMatchFileSnapshot(`__sql__/packed-positions.${dialect}.sql`);
   });
-  it('positions with their lots, one row an account', async () => {
-    await expect(sqlText(packedPositionsQuery(db, 1, [10, 11], true))).toMatchFileSnapshot(`__sql__/packed-positions-with-lots.${dialect}.sql`);
+  it('lots, one row an account', async () => {
+    await expect(sqlText(accountLotsQuery(db, 1, [10, 11]))).toMatchFileSnapshot(`__sql__/account-lots.${dialect}.sql`);
   });
 });

@@ -16,11 +16,29 @@ import { lotsOf } from './caps.js';
 import { lotCeilingOf, rawLotsOf } from './lot-source.js';
 import { firstOf } from './short-sorts.js';
 
-interface Pick {
-  readonly h: Holding;
-  readonly shares: number;
-  readonly lossShort: number;
-  readonly lossLong: number;
+/**
+ * A holding's harvest: the shares and the losses it would realize. One class, its number fields
+ * made fractions (NaN) before the constructor stores them: V8 gives a field the representation of
+ * the first value stored in it, and picks made as object literals whose first loss was a whole 0
+ * took small-integer fields, so the first fractional loss deoptimized sumOf; in about half the
+ * processes that repeated dozens of times (a deoptimization loop, "lost precision or NaN"), and the
+ * harvest ran slow for the rest of the run. A fraction first makes the fields doubles for good.
+ */
+class Pick {
+  readonly shares: number = NaN;
+  readonly lossShort: number = NaN;
+  readonly lossLong: number = NaN;
+
+  constructor(
+    readonly h: Holding,
+    shares: number,
+    lossShort: number,
+    lossLong: number,
+  ) {
+    this.shares = shares;
+    this.lossShort = lossShort;
+    this.lossLong = lossLong;
+  }
 }
 
 function harvestable(s: LotSlice, t: HarvestThresholds): boolean {
@@ -80,7 +98,7 @@ function sumOfLots(h: Holding, raw: readonly TaxLot[], tradeDate: string, t: Har
     if ((lot.acquiredOn ?? tradeDate) < cutoff) lossLong -= gainPerShare * lot.shares;
     else lossShort -= gainPerShare * lot.shares;
   }
-  return found ? { h, shares, lossShort, lossLong } : null;
+  return found ? new Pick(h, shares, lossShort, lossLong) : null;
 }
 
 /**
@@ -109,7 +127,7 @@ function sumOf(h: Holding, slices: readonly LotSlice[], t: HarvestThresholds): P
     if (s.long) lossLong -= s.gainPerShare * s.shares;
     else lossShort -= s.gainPerShare * s.shares;
   }
-  return found ? { h, shares, lossShort, lossLong } : null;
+  return found ? new Pick(h, shares, lossShort, lossLong) : null;
 }
 
 /** Puts the harvestable lots first (each part keeps the method's order), and sums them in that order. */

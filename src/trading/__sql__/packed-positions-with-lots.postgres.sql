@@ -1,2 +1,0 @@
-select "account_id", '[' || string_agg(positions.product_id || ',' || positions.shares_micros || ',' || positions.cost_cents, ',') || ']' as "held", string_agg(positions.product_id || ' ' || (select json_agg(json_build_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date))::text from tax_lots as l where l.position_id = positions.id), chr(30)) as "lots" from "positions" where "firm_id" = $1 and "account_id" in ($2, $3) group by "account_id"
--- parameters: [1,10,11]

@@ -1,2 +1,0 @@
-select "account_id", '[' || group_concat(positions.product_id || ',' || positions.shares_micros || ',' || positions.cost_cents, ',') || ']' as "held", group_concat(positions.product_id || ' ' || (select nullif(json_group_array(json_array(l.id, l.shares_micros, l.cost_cents, l.acquired_date)), '[]') from tax_lots as l where l.position_id = positions.id), char(30)) as "lots" from "positions" where "firm_id" = ? and "account_id" in (?, ?) group by "account_id"
--- parameters: [1,10,11]
