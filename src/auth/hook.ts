@@ -48,17 +48,24 @@ export function requireAuthentication(scope: FastifyInstance, auth: AuthService,
     if (config.public) return done();
     const token = parseSessionToken(request.headers.authorization);
     if (!token) return void deny(reply, 401, 'unauthorized', 'Authorization: Session <token> is required');
-    const admit = (principal: Principal | undefined) => {
-      if (!principal) return void deny(reply, 401, 'unauthorized', 'the token is not valid or has expired');
-      request.principal = principal;
-      const wanted = config.privilege === undefined ? [] : ([] as PrivilegeName[]).concat(config.privilege);
-      if (wanted.length > 0 && !wanted.some((p) => principal.privileges.has(p))) {
-        return void deny(reply, 403, 'forbidden', `this call needs the ${wanted.join(' or ')} privilege`);
-      }
-      done();
-    };
     const cached = auth.cachedPrincipal(token, audience);
-    if (cached) return admit(cached);
-    auth.authenticate(token, audience).then(admit, done);
+    if (cached) return admit(request, reply, done, cached);
+    auth.authenticate(token, audience).then((principal) => admit(request, reply, done, principal), done);
   });
+}
+
+/**
+ * Lets the caller on when the token named someone whose role grants the route's privilege. A
+ * module function, not a closure made per request: the build names every closure it makes
+ * (`__name`, a property defined on each), two microseconds of a cached answer's few.
+ */
+function admit(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void, principal: Principal | undefined): void {
+  if (!principal) return void deny(reply, 401, 'unauthorized', 'the token is not valid or has expired');
+  request.principal = principal;
+  const privilege = request.routeOptions.config.privilege;
+  const wanted = privilege === undefined ? [] : ([] as PrivilegeName[]).concat(privilege);
+  if (wanted.length > 0 && !wanted.some((p) => principal.privileges.has(p))) {
+    return void deny(reply, 403, 'forbidden', `this call needs the ${wanted.join(' or ')} privilege`);
+  }
+  done();
 }
