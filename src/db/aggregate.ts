@@ -2,11 +2,8 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { isPostgres } from './dialect.js';
 import type { Database } from './schema.js';
 
-/**
- * What joins a group's values: a comma, a space, or the record separator (char 30), which JSON text
- * never holds unescaped and so can split values that are JSON themselves.
- */
-export type Separator = ',' | ' ' | 'record-separator';
+/** What joins a group's values. */
+export type Separator = ',' | ' ';
 
 /**
  * The values of a group joined into one text (null for a group of nulls): `group_concat` on SQLite,
@@ -15,9 +12,8 @@ export type Separator = ',' | ' ' | 'record-separator';
  * (docs/decisions/holding-values-one-row.md).
  */
 export function joinedText(db: Kysely<Database>, value: RawBuilder<unknown>, separator: Separator): RawBuilder<string> {
-  const pg = isPostgres(db);
-  const by = separator === 'record-separator' ? (pg ? sql`chr(30)` : sql`char(30)`) : sql.lit(separator);
-  return pg ? sql<string>`string_agg(${value}, ${by})` : sql<string>`group_concat(${value}, ${by})`;
+  const by = sql.lit(separator);
+  return isPostgres(db) ? sql<string>`string_agg(${value}, ${by})` : sql<string>`group_concat(${value}, ${by})`;
 }
 
 /** The group's values as the text of one flat JSON array; `value` renders each element as JSON (numbers, quoted text). */
