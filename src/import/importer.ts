@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.js';
-import { analyze, type IdMap, inWriteTransaction, writeTables } from '../seed/repository.js';
+import { analyze, type IdMap, inWriteTransaction, queueTables } from '../seed/repository.js';
+import { IdsAhead } from './ids-ahead-repository.js';
 import { checkSleeveTotals, emptyTables, forWriting, handleRow, type ImportTables } from './entities.js';
 import { historyOf, loadHistoryLookups, loadStoredHistory, updateCurrentPrices } from '../performance/import-repository.js';
 import { firmExists, loadHeld, loadLookups, Lookups } from './lookups-repository.js';
@@ -35,7 +36,8 @@ const counts = (): Record<Entity, number> => Object.fromEntries(ENTITIES.map((e)
 const BATCH_ROWS = 5_000;
 /**
  * Validated rows kept before they are written: bounds memory whatever the files' size (on
- * PostgreSQL twice over, the rows being written beside those being validated).
+ * PostgreSQL three times over: the rows of the write running, of the one queued behind it, and
+ * those being validated).
  */
 const FLUSH_ROWS = 20_000;
 
@@ -87,33 +89,56 @@ export async function importBook(db: Db, firmId: number, files: string[], option
       let known: IdMap = lookups.known();
       let tables = emptyTables();
       let pending = 0;
-      // PostgreSQL: the write of the last flush, still running in the database while the next
-      // rows are read and validated here (the two take turns otherwise, each idle half the time).
-      // Nothing else goes to the connection before it is settled, so a failed write is the error
-      // the import throws, as when each write was awaited at once.
+      // PostgreSQL: each flush's write runs in the database while the next rows are read and
+      // validated here, and the next write is built and queued behind it before it ends, so the
+      // database goes from one write to the next without waiting (docs/decisions/import-write-behind.md).
+      // `writing` settles once every write sent since the last settle has, failing with the first
+      // failure: that is the error the import throws. `newest` is the write sent last; the
+      // connection runs writes in order, so once it has settled every write has.
+      const ahead = db.dialect === 'postgres' ? new IdsAhead(conn) : undefined;
       let writing: Promise<void> | undefined;
+      let newest: Promise<void> | undefined;
       const settle = async () => {
-        const last = writing;
+        const sent = writing;
         writing = undefined;
-        await last;
+        await sent;
       };
-      const flush = async () => {
-        // Each write starts from the ids of the one before it.
-        await settle();
+      /** `more`: more rows of the same files follow, so the next write's ids are drawn ahead. */
+      const flush = async (more: boolean) => {
         // After the first problem nothing more is written: the transaction will roll back, and
         // the row positions of later rows no longer match what was written.
         if (errors.length === 0 && pending > 0) {
           const rows = forWriting(tables);
           const counted = tables;
-          writing = writeTables(conn, db.dialect, firmId, rows, known, { at, by: options.by ?? 'import' }).then((ids) => {
-            known = ids;
-            // Tax lots name positions of their own batch: position ids are not carried over.
-            delete known.positions;
+          let allocated: IdMap | undefined;
+          try {
+            allocated = await ahead?.take(rows);
+          } catch (error) {
+            // A draw sent behind a write that failed fails too: the write's error is the one to throw.
+            await writing;
+            throw error;
+          }
+          // The next write's ids are drawn behind this write's first table: they are there once the
+          // next rows are validated, while the rest of this write runs.
+          const drawAhead = more && ahead ? () => ahead.drawAhead(rows) : undefined;
+          const queued = await queueTables(conn, db.dialect, firmId, rows, known, { at, by: options.by ?? 'import' }, allocated, drawAhead);
+          // Each write starts from the ids of the one before it. Tax lots name positions of their
+          // own batch: position ids are not carried over.
+          known = queued.ids;
+          delete known.positions;
+          const done = queued.written.then(() => {
             for (const [table, list] of Object.entries(rows) as [Exclude<keyof ImportTables, 'prices'>, unknown[]][]) if (list.length > 0) written.add(table);
             for (const entity of ENTITIES) if (entity in counted) imported[entity] += counted[entity as keyof ImportTables].length;
           });
-          // Awaited by the next settle; until then a failure must not count as unhandled.
+          // Awaited by a later settle; until then a failure must not count as unhandled.
+          done.catch(() => {});
+          newest = done;
+          const before = writing;
+          writing = before ? before.then(() => done) : done;
           writing.catch(() => {});
+          // One write queued behind the one running, no more: memory holds the rows of those two
+          // and of the flush being validated, whatever the files' size.
+          await before;
           // SQLite writes in this process: there is nothing to run beside it.
           if (db.dialect === 'sqlite') await settle();
         }
@@ -124,9 +149,10 @@ export async function importBook(db: Db, firmId: number, files: string[], option
       try {
         await readAndWrite();
       } finally {
-        // Whatever went wrong, the transaction ends only once its last write has: a statement sent
-        // after the rollback would run on the released connection, outside any transaction.
-        await writing?.catch(() => {});
+        // Whatever went wrong, the transaction ends only once its last write and draw have: a
+        // statement sent after the rollback would run on the released connection, outside any transaction.
+        await newest?.catch(() => {});
+        await ahead?.settled();
       }
 
       async function readAndWrite() {
@@ -134,7 +160,7 @@ export async function importBook(db: Db, firmId: number, files: string[], option
         for (const entity of ENTITIES) {
           // Lots break up the positions written before them, and read their ids.
           if (entity === 'tax_lots') {
-            await flush();
+            await flush(false);
             await settle();
           }
           for (const source of sources) {
@@ -157,7 +183,7 @@ export async function importBook(db: Db, firmId: number, files: string[], option
               rowsOf.set(source.file, (rowsOf.get(source.file) ?? 0) + batch.length);
               rowsRead += batch.length;
               pending += batch.length;
-              if (pending >= FLUSH_ROWS) await flush();
+              if (pending >= FLUSH_ROWS) await flush(true);
               options.onProgress?.(rowsRead);
             }
           }
@@ -169,7 +195,7 @@ export async function importBook(db: Db, firmId: number, files: string[], option
           }
         }
         checkSleeveTotals(lookups, errors);
-        await flush();
+        await flush(false);
         await settle();
         lots.checkSums(errors);
         await lots.replacements(known, errors);

@@ -118,14 +118,8 @@ export async function insertFirm(conn: Conn, firm: { name: string; code: string;
 
 /**
  * Writes `tables` in WRITE_ORDER with firm_id and (for audited tables) audit fields bound once.
- * Returns the ids of every written table with ids, appended to those in `known`.
- *
- * Every table's ids are drawn first, their statements sent together. On PostgreSQL each table's
- * rows are then built while the table before them is written, its statements queued on the
- * connection behind the last ones: the database goes from one statement to the next without
- * waiting for this process, which may be busy with other work meanwhile (the import validates its
- * next rows). SQLite writes in this process, so there each table is written before the next is
- * built (queued, the built rows of every table waited in memory, and the import ran slower).
+ * Returns the ids of every written table with ids, appended to those in `known`. queueTables does
+ * the work; this waits for every statement.
  */
 export async function writeTables(
   conn: Conn,
@@ -136,6 +130,33 @@ export async function writeTables(
   audit: { at: string; by: string },
   allocated?: IdMap,
 ): Promise<IdMap> {
+  const { ids, written } = await queueTables(conn, dialect, firmId, tables, known, audit, allocated);
+  await written;
+  return ids;
+}
+
+/**
+ * Every table's ids are drawn first (those not in `allocated`), their statements sent together.
+ * On PostgreSQL each table's rows are then built while the table before them is written, its
+ * statements queued on the connection behind the last ones: the database goes from one statement
+ * to the next without waiting for this process, which may be busy with other work meanwhile (the
+ * import validates its next rows). SQLite writes in this process, so there each table is written
+ * before the next is built (queued, the built rows of every table waited in memory, and the import
+ * ran slower). Resolves once every statement is queued, with the ids of the rows (appended to
+ * `known`) and `written`, which settles once every statement has, with the first failure.
+ * `afterFirstTable` is called once the first table's statements are queued: what it sends to the
+ * connection runs between them and the rest.
+ */
+export async function queueTables(
+  conn: Conn,
+  dialect: Db['dialect'],
+  firmId: number,
+  tables: Tables,
+  known: IdMap,
+  audit: { at: string; by: string },
+  allocated?: IdMap,
+  afterFirstTable?: () => void,
+): Promise<{ ids: IdMap; written: Promise<void> }> {
   const ids: Record<string, readonly number[]> = { ...known };
   const present = WRITE_ORDER.filter((table) => (tables[table]?.length ?? 0) > 0);
   const withId = (table: TableName) => numbered(table) || allocated?.[table] !== undefined;
@@ -171,6 +192,7 @@ export async function writeTables(
         // SQLite runs the statements in this process: nothing to overlap them with.
         if (dialect === 'sqlite') await write;
       }
+      if (t === 0) afterFirstTable?.();
       // Lets the statements go out before the next table is built.
       if (dialect === 'postgres') await new Promise((resolve) => setImmediate(resolve));
     }
@@ -178,9 +200,10 @@ export async function writeTables(
     failure = { error };
   }
   // A write sent before the failure was found failed first, if it did.
-  await everyOne(writes);
-  if (failure) throw failure.error;
-  return ids;
+  const written = everyOne(writes).then(() => {
+    if (failure) throw failure.error;
+  });
+  return { ids, written };
 }
 
 /**
@@ -256,12 +279,25 @@ async function allocateIds(conn: Conn, dialect: Db['dialect'], table: TableName,
     const top = rows[0]?.top ?? 0;
     return Array.from({ length: count }, (_, i) => top + 1 + i);
   }
+  return drawIds(conn, await sequenceOf(conn, table), count);
+}
+
+/** PostgreSQL: the name of the sequence `table`'s ids come from. */
+export async function sequenceOf(conn: Conn, table: TableName): Promise<string> {
+  const { rows } = await sql<{ sequence: string | null }>`select pg_get_serial_sequence(${table}, 'id') as sequence`.execute(conn);
+  const sequence = rows[0]?.sequence;
+  if (!sequence) throw new Error(`${table}.id draws from no sequence`);
+  return sequence;
+}
+
+/**
+ * PostgreSQL: `count` ids from `sequence` (sequenceOf), in one statement unless another session
+ * drew from the sequence at the same time.
+ */
+export async function drawIds(conn: Conn, sequence: string, count: number): Promise<number[]> {
   // The sequence goes to nextval as a bound value, which the database reads as a regclass once.
   // Looked up and cast from text for each row, 100,000 ids took 240 ms instead of 61 ms; named by
   // a scalar subquery, 800,000 took 460-510 ms instead of 240-270 ms (psql, side by side).
-  const { rows: named } = await sql<{ sequence: string | null }>`select pg_get_serial_sequence(${table}, 'id') as sequence`.execute(conn);
-  const sequence = named[0]?.sequence;
-  if (!sequence) throw new Error(`${table}.id draws from no sequence`);
   const draw = sql`select nextval(${sequence}) as id from generate_series(1, ${count}::int)`;
   // Drawn alone, the ids are one unbroken run, and the database sends its ends rather than every
   // id: 800,000 ids took 234 ms in psql, against 483 ms as a list.
