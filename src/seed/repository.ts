@@ -121,16 +121,8 @@ export async function insertFirm(conn: Conn, firm: { name: string; code: string;
  * Returns the ids of every written table with ids, appended to those in `known`. queueTables does
  * the work; this waits for every statement.
  */
-export async function writeTables(
-  conn: Conn,
-  dialect: Db['dialect'],
-  firmId: number,
-  tables: Tables,
-  known: IdMap,
-  audit: { at: string; by: string },
-  allocated?: IdMap,
-): Promise<IdMap> {
-  const { ids, written } = await queueTables(conn, dialect, firmId, tables, known, audit, allocated);
+export async function writeTables(...args: Parameters<typeof queueTables>): Promise<IdMap> {
+  const { ids, written } = await queueTables(...args);
   await written;
   return ids;
 }
