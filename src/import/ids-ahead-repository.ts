@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { drawIds, type IdMap, sequenceOf, type Tables } from '../seed/repository.js';
+import { drawIds, type IdMap, numbered, sequenceOf, type Tables } from '../seed/repository.js';
 import type { TableName } from '../seed/rows.js';
-import { SPECS } from '../seed/table-specs.js';
 
 /**
- * PostgreSQL: the ids of an import's next write, drawn before this write's statements run.
+ * PostgreSQL: the ids of an import's next write, drawn while this write runs.
  *
  * A write's rows are built from their ids, so a write waited for its draw, and a draw sent while
  * the write before it ran waited behind that write's statements on the connection: the database
@@ -70,6 +69,6 @@ export class IdsAhead {
 /** The tables of `tables` whose rows get ids ahead of their write (those other rows may point at), with their row counts. */
 function numberedCounts(tables: Tables): [TableName, number][] {
   return (Object.entries(tables) as [TableName, readonly object[] | undefined][])
-    .filter(([table, rows]) => (rows?.length ?? 0) > 0 && !SPECS[table].noId && !SPECS[table].leaf)
+    .filter(([table, rows]) => (rows?.length ?? 0) > 0 && numbered(table))
     .map(([table, rows]) => [table, rows!.length]);
 }

@@ -247,7 +247,7 @@ function resolve(ids: Record<string, readonly number[]>, target: string, index: 
 }
 
 /** Tables whose ids the seed assigns itself, because later rows point at them. */
-const numbered = (table: TableName) => !SPECS[table].noId && !SPECS[table].leaf;
+export const numbered = (table: TableName) => !SPECS[table].noId && !SPECS[table].leaf;
 
 /**
  * PostgreSQL: an id for every row of `tables`, drawn ahead of the write, leaf rows included.
