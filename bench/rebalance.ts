@@ -13,8 +13,9 @@
  * goal at most 1.5x the run without, and direct-indexing within 2x its floor. `--no-tax` skips it.
  * The tax-aware run is also set beside its own floor: the same reads plus every lot of the taxable
  * accounts, the same writes with the trades' lots. `--repeat N` runs each N times, in pairs whose
- * order alternates, after one untimed run, and reports the medians, and pair by pair the ratio of wall time and of this process's CPU time
- * (on SQLite the whole run is in this process; CPU is the steadier figure on a shared machine).
+ * order alternates, after one untimed run, and reports the medians, and pair by pair the ratio of
+ * wall time and of this process's CPU time (on SQLite the whole run is in this process; CPU is the
+ * steadier figure on a shared machine).
  *
  *   npx tsx bench/rebalance.ts [--profile demo|advisory|direct-indexing] [--accounts 100000]
  *     [--households N] [--only sqlite|postgres] [--chunk-size N] [--workers 2] [--no-tax] [--repeat N]
@@ -154,42 +155,32 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
     const memory = () => `server ${mib(peakRss(process.pid))}` + children.map((c) => `, worker ${c.pid} ${mib(peakRss(c.pid!))}`).join('');
     // Runs in pairs (without and with taxOptions), each run's trades cancelled before the next so
     // every run reads the same book; the median of each is reported (machines are noisy).
-    const plainRuns: Run[] = [];
-    const taxRuns: Run[] = [];
-    let plainMemory = '';
-    let taxMemory = '';
+    type Kind = 'plain' | 'tax';
+    const runs: Record<Kind, Run[]> = { plain: [], tax: [] };
+    const peakMemory: Record<Kind, string> = { plain: '', tax: '' };
+    const measure = async (kind: Kind) => {
+      writeFileSync('/proc/self/clear_refs', '5');
+      const measured = await profiled(kind, () => rebalance(kind === 'tax' ? { taxOptions: BENCH_TAX_OPTIONS } : {}));
+      runs[kind].push(measured);
+      peakMemory[kind] ||= memory();
+      return measured;
+    };
     if (!values['no-tax']) {
       // One run first, untimed: the pairs then compare warm code with warm code (the first run
       // also compiles the engine, which counted against the plain run of the first pair only).
       await cancel((await rebalance({})).status.tradeInstanceId);
     }
     for (let i = 0; i < REPEAT; i++) {
-      const measurePlain = async () => {
-        writeFileSync('/proc/self/clear_refs', '5');
-        const plain = await profiled('plain', () => rebalance({}));
-        plainRuns.push(plain);
-        plainMemory ||= memory();
-        return plain;
-      };
-      if (values['no-tax']) {
-        const plain = await measurePlain();
-        if (i < REPEAT - 1) await cancel(plain.status.tradeInstanceId);
-        continue;
-      }
-      const measureTaxed = async () => {
-        writeFileSync('/proc/self/clear_refs', '5');
-        const taxed = await profiled('tax', () => rebalance({ taxOptions: BENCH_TAX_OPTIONS }));
-        taxRuns.push(taxed);
-        taxMemory ||= memory();
-        return taxed;
-      };
       // The pair's order alternates, so that neither kind always runs second (on a book grown by
-      // the runs before it, with the other's pages in the cache). The run last of all is kept.
-      const [first, second] = i % 2 === 0 ? [measurePlain, measureTaxed] : [measureTaxed, measurePlain];
-      await cancel((await first()).status.tradeInstanceId);
-      const last = await second();
-      if (i < REPEAT - 1) await cancel(last.status.tradeInstanceId);
+      // the runs before it, with the other's pages in the cache).
+      const order: Kind[] = values['no-tax'] ? ['plain'] : i % 2 === 0 ? ['plain', 'tax'] : ['tax', 'plain'];
+      for (const [k, kind] of order.entries()) {
+        const measured = await measure(kind);
+        // The run last of all keeps its trades.
+        if (k < order.length - 1 || i < REPEAT - 1) await cancel(measured.status.tradeInstanceId);
+      }
     }
+    const { plain: plainRuns, tax: taxRuns } = runs;
     const plain = median(plainRuns);
     const { seconds, status } = plain;
     const each = (runs: Run[]) => (runs.length > 1 ? ` (median of ${runs.map((r) => r.seconds.toFixed(2)).join(', ')})` : '');
@@ -197,7 +188,7 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
       `${name}: ${ids.length} accounts from POST to ${status.status} in ${seconds.toFixed(2)} s${each(plainRuns)} = ${Math.round(ids.length / seconds)} accounts/s; ` +
         `${plain.trades} trades, ${status.errorCount} accounts with errors (no model, by design of the demo book)`,
     );
-    console.log(`${name}: peak memory during the rebalance: ${plainMemory}`);
+    console.log(`${name}: peak memory during the rebalance: ${peakMemory.plain}`);
     const floor = await floorOf(credentials.firm.id, status.tradeInstanceId!);
     const floorSeconds = floor.readSeconds + floor.writeSeconds;
     console.log(
@@ -227,7 +218,7 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
           (taxRuns.length > 1 ? ` (pair by pair: ${taxRuns.map((r, i) => `${(r.seconds / plainRuns[i]!.seconds).toFixed(2)}x`).join(', ')})` : '') +
           // CPU of the process (SQLite: the whole run) is steadier than wall on a shared machine.
           `; CPU ${taxRuns.map((r, i) => `${r.cpu.toFixed(2)}/${plainRuns[i]!.cpu.toFixed(2)} s = ${(r.cpu / plainRuns[i]!.cpu).toFixed(2)}x`).join(', ')}` +
-          `, ${(taxed.seconds / floorSeconds).toFixed(2)}x floor; peak memory: ${taxMemory}`,
+          `, ${(taxed.seconds / floorSeconds).toFixed(2)}x floor; peak memory: ${peakMemory.tax}`,
       );
       console.log(
         `${name}: tax-aware I/O floor ${taxFloorSeconds.toFixed(2)} s (read ${taxFloor.positions} positions and the ${taxFloor.lots} lots of taxable accounts ${taxFloor.readSeconds.toFixed(2)} s, ` +
