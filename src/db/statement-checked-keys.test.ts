@@ -82,6 +82,12 @@ describeEachDatabase('statement-checked keys hold as foreign keys do', (database
       .execute()
       .catch((e: unknown) => e as pg.DatabaseError);
     expect(error).toMatchObject({ code: '23503', constraint: 'trades_product_id_fkey', table: 'trades', detail: 'Key (product_id)=(999998) is not present in table "products".' });
+    const twoColumns = await target.db.kysely
+      .insertInto('trades')
+      .values(tradeRow(await freshProduct('STMT8'), 999_994))
+      .execute()
+      .catch((e: unknown) => e as pg.DatabaseError);
+    expect(twoColumns).toMatchObject({ code: '23503', constraint: 'trades_firm_account_fk', table: 'trades', detail: `Key (firm_id, account_id)=(${firmId}, 999994) is not present in table "accounts".` });
     const product = await freshProduct('STMT2');
     const rows = Array.from({ length: 40 }, (_, i) => [i === 39 ? 999_997 : product]);
     const constants = Object.entries(tradeRow(product))

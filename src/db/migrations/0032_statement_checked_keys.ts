@@ -11,7 +11,7 @@ import { type StatementCheckedKey, checkKeyByStatement, restoreForeignKey } from
  * (docs/decisions/statement-checked-keys.md). Every other key stays a foreign key: its table is
  * written a few rows at a time. SQLite keeps its keys, checked in-process.
  */
-const KEYS: StatementCheckedKey[] = [
+export const STATEMENT_CHECKED_KEYS: StatementCheckedKey[] = [
   { name: 'clients_firm_id_fkey', table: 'clients', columns: ['firm_id'], parent: 'firms', parentColumns: ['id'], onDelete: 'no action' },
   { name: 'clients_representative_id_fkey', table: 'clients', columns: ['representative_id'], parent: 'representatives', parentColumns: ['id'], onDelete: 'no action' },
   { name: 'registrations_firm_id_fkey', table: 'registrations', columns: ['firm_id'], parent: 'firms', parentColumns: ['id'], onDelete: 'no action' },
@@ -33,10 +33,10 @@ const KEYS: StatementCheckedKey[] = [
 export const statementCheckedKeys: Migration = {
   async up(db: AnyDb) {
     if (!isPostgres(db)) return;
-    for (const key of KEYS) await checkKeyByStatement(db, key);
+    for (const key of STATEMENT_CHECKED_KEYS) await checkKeyByStatement(db, key);
   },
   async down(db: AnyDb) {
     if (!isPostgres(db)) return;
-    for (const key of KEYS) await restoreForeignKey(db, key);
+    for (const key of STATEMENT_CHECKED_KEYS) await restoreForeignKey(db, key);
   },
 };

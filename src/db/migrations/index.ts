@@ -27,6 +27,7 @@ import { accountValuesCovering } from './0029_account_values_covering.js';
 import { searchIndexUpkeep } from './0030_search_index_upkeep.js';
 import { dataChangeNotifications } from './0031_data_change_notifications.js';
 import { statementCheckedKeys } from './0032_statement_checked_keys.js';
+import { keyLookupsByDistinctKey } from './0033_key_lookups_by_distinct_key.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0030_search_index_upkeep': searchIndexUpkeep,
   '0031_data_change_notifications': dataChangeNotifications,
   '0032_statement_checked_keys': statementCheckedKeys,
+  '0033_key_lookups_by_distinct_key': keyLookupsByDistinctKey,
 };
 
 export const migrationProvider: MigrationProvider = {
