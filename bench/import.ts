@@ -219,8 +219,10 @@ async function postgresBook(url: string, dir: string, accounts: number, perAccou
     }
     const stopRss = rssSampler();
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const report = await importBook(db, firmId, ['clients.csv', 'registrations.csv', 'accounts.csv', 'positions.csv'].map(file));
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
     if (!report.ok) throw new Error(`postgres: import failed: ${JSON.stringify(report.errors.slice(0, 5))}`);
     const written = Object.values(report.imported).reduce((a, b) => a + b, 0);
     const fileRows = Object.values(report.read).reduce((a, b) => a + b, 0);
@@ -252,7 +254,7 @@ async function postgresBook(url: string, dir: string, accounts: number, perAccou
     }
     if (floorRows !== written) throw new Error(`postgres: the floor wrote ${floorRows} rows, the import ${written}`);
     console.log(
-      `postgres: one import of ${accounts} accounts (each naming a model) with ${accounts * perAccount} positions: ${fileRows} file rows, ${written} rows written in ${seconds.toFixed(1)} s = ${Math.round(fileRows / seconds)} file rows/s, ${Math.round(written / seconds)} rows written/s (analyze included), peak RSS ${rss} MiB`,
+      `postgres: one import of ${accounts} accounts (each naming a model) with ${accounts * perAccount} positions: ${fileRows} file rows, ${written} rows written in ${seconds.toFixed(1)} s = ${Math.round(fileRows / seconds)} file rows/s, ${Math.round(written / seconds)} rows written/s (analyze included), importer CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, peak RSS ${rss} MiB`,
     );
     console.log(
       `postgres: floor: the same ${floorRows} rows written with COPY from one connection: ${floorSeconds.toFixed(1)} s = ${Math.round(floorRows / floorSeconds)} rows/s; import = ${(seconds / floorSeconds).toFixed(2)}x floor (goal 100,000 file rows/s)`,

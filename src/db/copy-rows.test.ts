@@ -70,7 +70,9 @@ describeEachDatabase('copyRows', (database) => {
 });
 
 it('writes COPY text: tabs between columns, escapes, \\N for null, constants ending each row', () => {
-  expect(copyText([['a\tb', null, 1.5], ['c\\d\ne\rf', undefined, -0]], 3, [7, 'x\ty'])).toBe('a\\tb\t\\N\t1.5\t7\tx\\ty\nc\\\\d\\ne\\rf\t\\N\t0\t7\tx\\ty\n');
+  expect(copyText([['a\tb', null, 1.5], ['c\\d\ne\rf', undefined, -0]], 3, [7, 'x\ty']).toString('utf8')).toBe('a\\tb\t\\N\t1.5\t7\tx\\ty\nc\\\\d\\ne\\rf\t\\N\t0\t7\tx\\ty\n');
+  // UTF-8 bytes, as COPY reads them, constants included; big and negative integers as String() prints them.
+  expect(copyText([['Zoë € 😀', -9_007_199_254_740_991, 12_345_678_901]], 3, ['Ångström']).toString('utf8')).toBe('Zoë € 😀\t-9007199254740991\t12345678901\tÅngström\n');
   expect(copyValue('\\N')).toBe('\\\\N');
   expect(copyValue(true)).toBe('t');
   expect(() => copyValue({})).toThrow(TypeError);

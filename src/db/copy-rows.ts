@@ -5,6 +5,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { type BulkColumn, type BulkConstant, type BulkWrite, bulkInsert, columnList } from './bulk-insert.js';
 import { isPostgres } from './dialect.js';
 import type { Database } from './schema.js';
+import { TextBytes } from './text-bytes.js';
 
 /**
  * Many rows at `COPY` speed on PostgreSQL, in the caller's transaction; SQLite (and PostgreSQL
@@ -47,21 +48,30 @@ export function copyStatement<T extends keyof Database>(table: T, columns: BulkC
 }
 
 /**
- * The rows in COPY's text format: columns split by tabs, rows ended by newlines, NULL as `\N`,
- * and in values the backslash, tab, newline and carriage return escaped with a backslash (the
- * only characters COPY text gives a meaning to). `constants` end every row.
+ * The rows in COPY's text format, as the UTF-8 bytes COPY reads: columns split by tabs, rows ended
+ * by newlines, NULL as `\\N`, and in values the backslash, tab, newline and carriage return escaped
+ * with a backslash (the only characters COPY text gives a meaning to). `constants` end every row.
+ * Written straight into bytes (text-bytes.ts): no string is made for a row or a number.
  */
-export function copyText(rows: readonly unknown[][], width: number, constants: readonly unknown[] = []): string {
+export function copyText(rows: readonly unknown[][], width: number, constants: readonly unknown[] = []): Buffer {
   const suffix = constants.length === 0 ? '\n' : `\t${constants.map(copyValue).join('\t')}\n`;
-  const lines = new Array<string>(rows.length);
+  // About 16 bytes a value: grown (doubled) at most a few times.
+  const text = new TextBytes(rows.length * (width * 16 + suffix.length));
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
-    let line = copyValue(row[0]);
-    for (let c = 1; c < width; c++) line += `\t${copyValue(row[c])}`;
-    lines[r] = line + suffix;
+    for (let c = 0; c < width; c++) {
+      if (c > 0) text.byte(TAB);
+      const value = row[c];
+      if (typeof value === 'number') text.number(value);
+      else if (typeof value === 'string') text.utf8(SPECIAL.test(value) ? value.replace(SPECIAL_ALL, (ch) => ESCAPES[ch]!) : value);
+      else text.ascii(copyValue(value));
+    }
+    text.utf8(suffix);
   }
-  return lines.join('');
+  return text.bytes();
 }
+
+const TAB = 9;
 
 export function copyValue(value: unknown): string {
   if (value === null || value === undefined) return '\\N';

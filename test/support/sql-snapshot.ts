@@ -32,5 +32,5 @@ export function bulkWriteText<T extends keyof Database>(dialect: Dialect, write:
   const inserts = [...bulkInsertQueries(compilerOf(dialect), write)].map(sqlText).join('');
   if (via === 'insert' || dialect === 'sqlite') return inserts;
   const stream = copyText(write.rows, write.columns.length, write.constants.map(([, , v]) => v));
-  return `${copyStatement(write.table, write.columns, write.constants)}\n-- stream:\n${stream}-- fewer rows than COPY is worth:\n${inserts}`;
+  return `${copyStatement(write.table, write.columns, write.constants)}\n-- stream:\n${stream.toString('utf8')}-- fewer rows than COPY is worth:\n${inserts}`;
 }
