@@ -49,7 +49,7 @@ export function copyStatement<T extends keyof Database>(table: T, columns: BulkC
 
 /**
  * The rows in COPY's text format, as the UTF-8 bytes COPY reads: columns split by tabs, rows ended
- * by newlines, NULL as `\\N`, and in values the backslash, tab, newline and carriage return escaped
+ * by newlines, NULL as `\N`, and in values the backslash, tab, newline and carriage return escaped
  * with a backslash (the only characters COPY text gives a meaning to). `constants` end every row.
  * Written straight into bytes (text-bytes.ts): no string is made for a row or a number.
  */
