@@ -55,7 +55,7 @@ export async function tradeBlocksOf(
     return out;
   }
 
-  const views = await repository.detailsOnEntities(firmId, accounts.map((a) => a.id), [...new Set(accounts.map((a) => a.registration_id))]);
+  const views = await repository.liveBlocksOnEntities(firmId, accounts.map((a) => a.id), [...new Set(accounts.map((a) => a.registration_id))]);
   // Blocks by their entity, then each account takes its own and its registration's: linear in
   // accounts plus blocks (a firm-wide scan per account cost seconds with thousands of blocks).
   const onAccount = new Map<number, TradeBlock[]>();

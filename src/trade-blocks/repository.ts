@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type Expression, expressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Database, TradeBlockDetailTable, TradeBlockHistoryTable, TradeBlockReasonTable } from '../db/schema.js';
 import { type OutboxMessage, OutboxRepository } from '../outbox/repository.js';
 import { idChunks, paddedIds, slices } from '../db/id-chunks.js';
@@ -22,6 +22,15 @@ const ROWS_PER_INSERT = 400;
 export const detailWithDateOption = preparedQuery((db, firmId: number, id: number) =>
   new TradeBlockRepository(db).views(firmId).innerJoin('firms as f', 'f.id', 'd.firm_id').select('f.trade_block_dates').where('d.id', '=', id),
 );
+
+/** Details (as `d`) on any of the accounts or registrations; at least one list is not empty. */
+function entityFilter(db: Kysely<Database>, accountIds: number[], registrationIds: number[]): Expression<SqlBool> {
+  const eb = expressionBuilder<{ d: TradeBlockDetailTable }, 'd'>();
+  return eb.or([
+    ...(accountIds.length > 0 ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Account), eb('d.entity_id', 'in', paddedIds(db, accountIds))])] : []),
+    ...(registrationIds.length > 0 ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Registration), eb('d.entity_id', 'in', paddedIds(db, registrationIds))])] : []),
+  ]);
+}
 
 /** The only Kysely user of the trade block tables; every query is scoped by firm. */
 export class TradeBlockRepository {
@@ -131,6 +140,30 @@ export class TradeBlockRepository {
     return this.onEntities(firmId, accountIds, registrationIds, includeDeleted).orderBy('d.id').execute();
   }
 
+  /**
+   * The live details on the entities in id order, with only what the rebalance engine reads of them
+   * (tradeBlocksOf). Not `detailsOnEntities`: its views join every detail to its account and
+   * registration for their names, and for a chunk's thousands of ids PostgreSQL planned those left
+   * joins as scans of the firm's whole accounts and registrations tables, 28 ms a chunk for a
+   * hundred details found in under one.
+   */
+  liveBlocksOnEntities(firmId: number, accountIds: number[], registrationIds: number[]) {
+    if (accountIds.length === 0 && registrationIds.length === 0) return Promise.resolve([]);
+    return this.liveBlocksQuery(firmId, accountIds, registrationIds).execute();
+  }
+
+  /** liveBlocksOnEntities' query (its SQL is checked in: `repository.sql.test.ts`). */
+  liveBlocksQuery(firmId: number, accountIds: number[], registrationIds: number[]) {
+    return this.db
+      .selectFrom('trade_block_details as d')
+      .innerJoin('trade_block_reasons as tr', 'tr.id', 'd.reason_id')
+      .select(['d.id', 'd.entity_enum', 'd.entity_id', 'd.description', 'd.start_date', 'd.end_date', 'tr.name as reason_name'])
+      .where('d.firm_id', '=', firmId)
+      .where(entityFilter(this.db, accountIds, registrationIds))
+      .where('d.is_deleted', '=', 0)
+      .orderBy('d.id');
+  }
+
   /** A page of the live details on the entities in id order, with how many there are (one entity's blocks: always counted). */
   async detailsOnEntitiesPage(firmId: number, accountIds: number[], registrationIds: number[], page: { top: number; skip: number }) {
     if (accountIds.length === 0 && registrationIds.length === 0) return { rows: [], total: 0 };
@@ -141,14 +174,7 @@ export class TradeBlockRepository {
   }
 
   private onEntities(firmId: number, accountIds: number[], registrationIds: number[], includeDeleted: boolean) {
-    let query = this.views(firmId).where((eb) =>
-      eb.or([
-        ...(accountIds.length > 0 ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Account), eb('d.entity_id', 'in', paddedIds(this.db, accountIds))])] : []),
-        ...(registrationIds.length > 0
-          ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Registration), eb('d.entity_id', 'in', paddedIds(this.db, registrationIds))])]
-          : []),
-      ]),
-    );
+    let query = this.views(firmId).where(entityFilter(this.db, accountIds, registrationIds));
     if (!includeDeleted) query = query.where('d.is_deleted', '=', 0);
     return query;
   }

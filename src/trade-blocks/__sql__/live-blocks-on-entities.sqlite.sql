@@ -1,0 +1,2 @@
+select "d"."id", "d"."entity_enum", "d"."entity_id", "d"."description", "d"."start_date", "d"."end_date", "tr"."name" as "reason_name" from "trade_block_details" as "d" inner join "trade_block_reasons" as "tr" on "tr"."id" = "d"."reason_id" where "d"."firm_id" = ? and (("d"."entity_enum" = ? and "d"."entity_id" in (?, ?)) or ("d"."entity_enum" = ? and "d"."entity_id" in (?))) and "d"."is_deleted" = ? order by "d"."id"
+-- parameters: [1,7,10,11,6,20,0]
