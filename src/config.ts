@@ -171,7 +171,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<AppConfig>
     seedDemoOnEmpty: boolean(env, 'SEED_DEMO_ON_EMPTY', true),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     workerInServer: boolean(env, 'WORKER_IN_SERVER', true),
-    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 1, 1, 64),
+    workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 2, 1, 64),
     rebalanceChunkSize: integer(env, 'REBALANCE_CHUNK_SIZE', 2500, 1, 100_000),
     chunkTimeoutSeconds: integer(env, 'CHUNK_TIMEOUT_SECONDS', 120, 2, 3600),
     batchStallSeconds: integer(env, 'BATCH_STALL_SECONDS', 900, 5, 86400),
