@@ -13,13 +13,15 @@
  * goal at most 1.5x the run without, and direct-indexing within 2x its floor. `--no-tax` skips it.
  * The tax-aware run is also set beside its own floor: the same reads plus every lot of the taxable
  * accounts, the same writes with the trades' lots. `--repeat N` runs each N times, in pairs whose
- * order alternates, after one untimed run, and reports the medians, and pair by pair the ratio of
- * wall time and of this process's CPU time (on SQLite the whole run is in this process; CPU is the
- * steadier figure on a shared machine).
+ * order alternates, after one untimed run of each, and reports the medians, and pair by pair the
+ * ratio of wall time and of this process's CPU time (on SQLite the whole run is in this process;
+ * CPU is the steadier figure on a shared machine).
  *
  *   npx tsx bench/rebalance.ts [--profile demo|advisory|direct-indexing] [--accounts 100000]
  *     [--households N] [--only sqlite|postgres] [--chunk-size N] [--workers 2] [--no-tax] [--repeat N]
- * PostgreSQL runs when TEST_DATABASE_URL or DATABASE_URL is set.
+ * PostgreSQL runs when TEST_DATABASE_URL or DATABASE_URL is set. BENCH_CPU_PROFILE and
+ * BENCH_HEAP_PROFILE profile this process (below); BENCH_WORKER_NODE_OPTIONS are Node.js options
+ * for the PostgreSQL workers (`--cpu-prof --cpu-prof-dir=DIR`, `--trace-gc`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -57,6 +59,8 @@ const HOUSEHOLDS = Number(values.households ?? Math.ceil(ACCOUNTS / 1.75));
 const WORKERS = Number(values.workers);
 const REPEAT = Math.max(1, Number(values.repeat));
 const root = join(import.meta.dirname, '..');
+/** BENCH_WORKER_NODE_OPTIONS: Node.js options for the workers (`--cpu-prof --cpu-prof-dir=…`, `--trace-gc`), which NODE_OPTIONS refuses in part. */
+const workerNodeOptions = process.env.BENCH_WORKER_NODE_OPTIONS?.split(' ').filter((o) => o !== '') ?? [];
 const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
 
 /**
@@ -166,9 +170,11 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
       return measured;
     };
     if (!values['no-tax']) {
-      // One run first, untimed: the pairs then compare warm code with warm code (the first run
-      // also compiles the engine, which counted against the plain run of the first pair only).
+      // One run of each kind first, untimed: the pairs then compare warm code with warm code. The
+      // first run of a kind also compiles its code (the engine; the tax-aware planning, reads and
+      // writes), which counted against the first pair's plain run, or its tax-aware run, only.
       await cancel((await rebalance({})).status.tradeInstanceId);
+      await cancel((await rebalance({ taxOptions: BENCH_TAX_OPTIONS })).status.tradeInstanceId);
     }
     for (let i = 0; i < REPEAT; i++) {
       // The pair's order alternates, so that neither kind always runs second (on a book grown by
@@ -243,7 +249,7 @@ async function main() {
   await withPostgresSchema(url, `bench_rebalance_${process.pid}`, async ({ db, schema, scopedUrl }) => {
     const env = { ...tuning, DATABASE_URL: scopedUrl, JOB_SCHEMA: `${schema}_jobs`, WORKER_IN_SERVER: 'false' };
     const worker = () =>
-      spawn(process.execPath, ['--import', 'tsx', join(root, 'src/cli.ts'), 'worker'], { cwd: root, env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'inherit' });
+      spawn(process.execPath, [...workerNodeOptions, '--import', 'tsx', join(root, 'src/cli.ts'), 'worker'], { cwd: root, env: { ...process.env, ...env, LOG_LEVEL: 'warn' }, stdio: 'inherit' });
     await run(`postgres (${WORKERS} workers)`, db, env, () => Array.from({ length: WORKERS }, worker), (firmId, instanceId, tax) => postgresFloor(scopedUrl, firmId, instanceId, tax));
   });
 }
