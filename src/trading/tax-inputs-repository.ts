@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { jsonArrayText } from '../db/aggregate.js';
 import { isPostgres } from '../db/dialect.js';
-import { firmCheck } from '../db/firm-check.js';
+import { firmCheckIn } from '../db/firm-check.js';
 import { paddedIds } from '../db/id-chunks.js';
 import type { Database } from '../db/schema.js';
 import type { RecentTrade, TaxStatus } from '../engine/index.js';
@@ -47,7 +47,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accou
     .selectFrom('accounts as a')
     .innerJoin('registrations as r', 'r.id', 'a.registration_id')
     .select(['a.id', 'a.tax_status', 'r.type', 'r.client_id'])
-    .where(firmCheck('a.firm_id'), '=', firmId)
+    .where(firmCheckIn(trx, 'a.firm_id'), '=', firmId)
     .where('r.client_id', 'in', chunkHouseholds)
     .execute();
   const inChunk = new Set(accountIds);
