@@ -4,6 +4,7 @@ import { type Logger, stderrLogger } from '../shared/logger.js';
 import { afterChunkFailure, type JobQueue, MAX_CHUNK_ATTEMPTS } from './queue.js';
 import type { BatchRepository } from './batch-repository.js';
 import type { BatchRunner } from './runner.js';
+import { JobDatabase } from './job-database.js';
 
 const QUEUE = 'rebalance-chunk';
 
@@ -27,6 +28,7 @@ export interface PgQueueOptions {
  */
 export class PgBossQueue implements JobQueue {
   private boss: PgBoss | undefined;
+  private database: JobDatabase | undefined;
 
   constructor(
     private readonly options: PgQueueOptions,
@@ -38,10 +40,10 @@ export class PgBossQueue implements JobQueue {
   log: Logger = stderrLogger;
 
   async start() {
+    const database = new JobDatabase(this.options.connectionString, 4, this.log);
     const boss = new PgBoss({
-      connectionString: this.options.connectionString,
+      db: database,
       schema: this.options.schema,
-      max: 4,
       // Expired jobs (dead workers) are noticed by maintenance; check often so a batch resumes soon.
       maintenanceIntervalSeconds: Math.max(1, Math.min(30, Math.floor(this.options.chunkTimeoutSeconds / 2))),
       schedule: false,
@@ -49,7 +51,14 @@ export class PgBossQueue implements JobQueue {
     // pg-boss reports its own failures (maintenance, a lost connection) as 'error' events; without a
     // listener one would end the process.
     boss.on('error', (error) => this.log.error({ err: error }, 'pg-boss error; it retries by itself'));
-    await boss.start();
+    this.database = database;
+    try {
+      await boss.start();
+    } catch (error) {
+      await database.close();
+      this.database = undefined;
+      throw error;
+    }
     await boss.createQueue(QUEUE, {
       name: QUEUE,
       // Outages are retried beyond MAX_CHUNK_ATTEMPTS (handle() counts real failures itself), with
@@ -87,5 +96,8 @@ export class PgBossQueue implements JobQueue {
   async stop() {
     await this.boss?.stop({ graceful: true, wait: true, timeout: 30_000 });
     this.boss = undefined;
+    // pg-boss closes only a pool it opened itself.
+    await this.database?.close();
+    this.database = undefined;
   }
 }
