@@ -49,12 +49,13 @@ import { BatchRepository } from './trading/batch-repository.js';
 import { TradeInstanceRepository } from './trading/instance-repository.js';
 import { QuickTradeRepository } from './trading/quick-trade-repository.js';
 import { SelectionRepository } from './trading/selection-repository.js';
-import { BatchRunner } from './trading/runner.js';
+import { BatchRunner, InlinePlanner } from './trading/runner.js';
 import { TradingService } from './trading/service.js';
 import { BatchWatchdog } from './trading/watchdog.js';
 import { ExecutionRepository } from './trading/execution-repository.js';
 import { ExecutionService } from './trading/execution.js';
 import { SnapshotRepository } from './trading/snapshot-repository.js';
+import { ThreadPlanner } from './trading/thread-planner.js';
 import { TradeBlockRepository } from './trade-blocks/repository.js';
 import { recordBatchEnded, SetAsideExpiryRepository } from './notifications/platform-events-repository.js';
 import { PUSH_DEFAULTS, PushSender } from './notifications/push.js';
@@ -115,7 +116,9 @@ export function createServices(config: AppConfig, db: Db, clock: Clock, role: Pr
   // The user who started a rebalance is notified in the transaction that ends it.
   const batchRepository = new BatchRepository(db.kysely, recordBatchEnded);
   const tradeBlockRepository = new TradeBlockRepository(db.kysely);
-  const runner = new BatchRunner(batchRepository, new SnapshotRepository(db.kysely, tradeBlockRepository), clock);
+  // SQLite plans its chunks in a thread while the next is read; a PostgreSQL worker plans inline and runs chunks side by side instead.
+  const planner = config.database.dialect === 'sqlite' ? new ThreadPlanner() : new InlinePlanner();
+  const runner = new BatchRunner(batchRepository, new SnapshotRepository(db.kysely, tradeBlockRepository), clock, planner);
   // SQLite runs chunks in this process; PostgreSQL hands them to pg-boss, shared by every `wealth worker` (and `wealth serve` unless WORKER_IN_SERVER=false).
   const queue: JobQueue =
     config.database.dialect === 'postgres'

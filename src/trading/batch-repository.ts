@@ -6,7 +6,7 @@ import { firmCheck } from '../db/firm-check.js';
 import { type PageRequest, withTotal } from '../db/paging.js';
 import type { Database } from '../db/schema.js';
 import type { LotSelection } from '../engine/index.js';
-import { countTrades, INSERT_ROWS, insertInstance, insertTrades, messageWrite, type NewMessage, type NewTaxSummary, type NewTrade, type NewTransfer, taxSummaryWrite, transferWrite } from './trade-writes-repository.js';
+import { countTrades, INSERT_ROWS, insertInstance, insertTrades, messageWrite, type NewMessage, type NewTaxSummary, type NewTransfer, taxSummaryWrite, type TradeRow, transferWrite } from './trade-writes-repository.js';
 
 export type { NewMessage, NewTaxSummary, NewTrade, NewTransfer } from './trade-writes-repository.js';
 
@@ -111,7 +111,7 @@ export class BatchRepository {
    */
   async completeChunk(
     chunk: { id: number; firmId: number; batchId: number; instanceId: number; items: number },
-    trades: NewTrade[],
+    trades: TradeRow[],
     messages: NewMessage[],
     now: string,
     transfers: NewTransfer[] = [],

@@ -2,7 +2,8 @@ import { databaseUnavailable } from '../db/errors.js';
 import type { Clock } from '../shared/clock.js';
 import { type Logger, stderrLogger } from '../shared/logger.js';
 import type { BatchRepository } from './batch-repository.js';
-import type { BatchRunner } from './runner.js';
+import type { ChunkRows } from './chunk-plan.js';
+import type { BatchRunner, PreparedChunk } from './runner.js';
 
 /** Hands chunks of rebalance batches to workers. */
 export interface JobQueue {
@@ -36,10 +37,16 @@ export async function afterChunkFailure(
   return 'failed';
 }
 
+interface Begun {
+  chunkId: number;
+  planned: Promise<{ prepared: PreparedChunk; rows: ChunkRows } | undefined>;
+}
+
 /**
- * SQLite's queue: chunks run one at a time in this process, between requests. On start it
- * resumes the chunks of batches that were running when the process stopped. A chunk that keeps
- * failing ends its batch Failed rather than leaving it running forever.
+ * SQLite's queue: chunks run in this process, between requests, each read and written here; with
+ * a planner that plans in a thread (thread-planner.ts), the next chunk is read and planned while
+ * one is written. On start it resumes the chunks of batches that were running when the process
+ * stopped. A chunk that keeps failing ends its batch Failed rather than leaving it running forever.
  */
 export class InProcessQueue implements JobQueue {
   private readonly pending: number[] = [];
@@ -68,6 +75,7 @@ export class InProcessQueue implements JobQueue {
   async stop() {
     this.stopped = true;
     await this.draining;
+    await this.runner.planner.close();
   }
 
   /** Resolves when every chunk queued so far has run (tests and benchmarks use it). */
@@ -86,16 +94,40 @@ export class InProcessQueue implements JobQueue {
   }
 
   private async drain() {
-    while (this.pending.length > 0 && !this.stopped) {
-      const chunkId = this.pending.shift()!;
+    let current = this.pending.length > 0 ? this.begin(this.pending.shift()!) : undefined;
+    while (current !== undefined) {
+      // The next chunk is read now and handed to the planner behind this one: its thread plans it
+      // as soon as this one is planned, while this one's rows are written here. The two chunks'
+      // accounts are apart (a batch's chunks part its keys; a household or a registration is
+      // never split), so what this one writes is nothing the next one reads.
+      const next = this.pending.length > 0 && !this.stopped ? this.begin(this.pending.shift()!) : undefined;
       try {
-        await this.runner.runChunk(chunkId);
+        const planned = await current.planned;
+        if (planned) await this.runner.complete(planned.prepared, planned.rows);
       } catch (error) {
-        await this.retryOrFail(chunkId, error);
+        await this.retryOrFail(current.chunkId, error);
       }
+      current = next;
       // Let requests in between chunks: the queue shares the process with the API.
       await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.stopped && current !== undefined) {
+        // Stopped with a chunk begun: it is still undone, and runs when the queue starts again.
+        await current.planned.catch(() => undefined);
+        this.pending.unshift(current.chunkId);
+        current = undefined;
+      }
+      if (current === undefined && this.pending.length > 0 && !this.stopped) current = this.begin(this.pending.shift()!);
     }
+  }
+
+  /**
+   * A chunk read and handed to the planner; its failure is the chunk's, met where it is awaited
+   * (never unhandled before).
+   */
+  private begin(chunkId: number): Begun {
+    const planned = this.runner.prepare(chunkId).then(async (prepared) => (prepared ? { prepared, rows: await this.runner.planner.plan(prepared) } : undefined));
+    planned.catch(() => undefined);
+    return { chunkId, planned };
   }
 
   private async retryOrFail(chunkId: number, error: unknown) {

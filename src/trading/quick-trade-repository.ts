@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { countTrades, insertInstance, insertTrades, type NewTrade } from './trade-writes-repository.js';
+import { countTrades, insertInstance, insertTrades, type NewTrade, tradeRow } from './trade-writes-repository.js';
 
 /** What a quick trade reads (accounts, products, held shares) and its instance, written whole. */
 export class QuickTradeRepository {
@@ -33,7 +33,7 @@ export class QuickTradeRepository {
         .values({ firm_id: input.firmId, trade_instance_id: instance.id, status: 'Complete', message: '', total_items: accounts, items_completed: accounts, chunks_total: 0, created_at: input.now, created_by: input.userName, created_by_user_id: input.userId, completed_at: input.now })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await insertTrades(trx, input.firmId, instance.id, input.trades, input.now);
+      await insertTrades(trx, input.firmId, instance.id, input.trades.map(tradeRow), input.now);
       await countTrades(trx, instance.id, input.trades.length);
       return { instanceId: instance.id, batchId: batch.id };
     });

@@ -1,44 +1,12 @@
-import {
-  type AccountResult,
-  type AccountSnapshot,
-  type RegistrationSnapshot,
-  rebalanceAccount,
-  rebalanceHousehold,
-  rebalanceRegistration,
-  type TaxOptions,
-  errorResult,
-  TAX_INFO_CODES,
-  SUBSTITUTED,
-  EARLIER_ORDERS_COUNTED,
-  unknownAccountResult,
-} from '../engine/index.js';
 import type { Clock } from '../shared/clock.js';
-import { SYSTEM_SLEEVE_TYPES } from '../book/sleeves/schemas.js';
-import { CENTS_PER_DOLLAR, MICROS } from '../shared/money.js';
-import type { NewMessage, NewTaxSummary, NewTrade, NewTransfer, BatchRepository } from './batch-repository.js';
-import type { TaxInputs } from './tax-inputs-repository.js';
+import type { BatchRepository } from './batch-repository.js';
+import { type ChunkRows, planChunk } from './chunk-plan.js';
+import type { ChunkReads, FirmContext } from './chunk-reads.js';
 import { type BatchPlan, planOf, type StoredRequest } from './request.js';
-import type { AccountRow, FirmContext, SnapshotRepository } from './snapshot-repository.js';
-import { encodeTradeLots } from './trade-lots-codec.js';
-import { forgetLots } from './position-lots.js';
-import { EntityEnum } from '../shared/entity-enum.js';
+import type { SnapshotRepository } from './snapshot-repository.js';
 
 /** A batch that wrote this many trades refreshes the database's statistics of them (PostgreSQL). */
 const ANALYZE_AFTER_TRADES = 10_000;
-
-const isSystemSleeve = (row: AccountRow) => row.sleeve_type !== null && SYSTEM_SLEEVE_TYPES.includes(row.sleeve_type);
-
-function failure(accountId: number, request: StoredRequest, error: unknown): AccountResult {
-  const result = unknownAccountResult(accountId, request.reason);
-  return { ...result, messages: [{ accountId, severity: 'Error', code: 'ENGINE_ERROR', message: `account ${accountId} could not be rebalanced: ${(error as Error).message}` }] };
-}
-
-/** A substitution applied in an account that bought or sold the substitute in this run. */
-function explainsATrade(message: AccountResult['messages'][number], result: AccountResult): boolean {
-  if (message.code !== SUBSTITUTED) return false;
-  const accountId = message.accountId ?? result.accountId;
-  return result.trades.some((trade) => trade.productId === message.productId && trade.accountId === accountId);
-}
 
 /**
  * Runs one chunk of a batch: one snapshot read for its accounts, the engine for each, one write
@@ -54,6 +22,7 @@ export class BatchRunner {
     private readonly repository: BatchRepository,
     private readonly snapshots: SnapshotRepository,
     private readonly clock: Clock,
+    readonly planner: ChunkPlanner = new InlinePlanner(),
   ) {}
 
   /** The batch's plan, read and parsed once a process (the request holds every key of the run). */
@@ -80,198 +49,73 @@ export class BatchRunner {
     return context;
   }
 
+  /** Runs a chunk start to end: its reads, its plan, its writes. */
   async runChunk(chunkId: number): Promise<void> {
+    const prepared = await this.prepare(chunkId);
+    if (prepared) await this.complete(prepared, await this.planner.plan(prepared));
+  }
+
+  /**
+   * A chunk's reads, when it is still to run: counts the attempt, then reads its batch's plan and
+   * firm context (once a process) and its accounts. Undefined for a chunk done, or of a batch no
+   * longer running.
+   */
+  async prepare(chunkId: number): Promise<PreparedChunk | undefined> {
     const chunk = await this.repository.chunk(chunkId);
-    if (!chunk || chunk.done_at !== null || chunk.batch_status !== 'Running') return;
+    if (!chunk || chunk.done_at !== null || chunk.batch_status !== 'Running') return undefined;
     await this.repository.countAttempt(chunkId);
     const plan = await this.plan(chunk.batch_id);
     // The business date of the run is the day the batch was created, whatever day a retry runs.
     const context = await this.context(chunk.batch_id, chunk.firm_id, chunk.created_at.slice(0, 10));
     const keys = JSON.parse(chunk.keys) as number[];
-    const transfers: NewTransfer[] = [];
-    const taxSummaries: NewTaxSummary[] = [];
-    const taxOptions = plan.request.options?.taxOptions;
-    let results: AccountResult[];
-    if (taxOptions) {
-      const { loaded, tax } = await this.snapshots.accountsWithTaxes(context, keys);
-      results = this.byHousehold(plan, keys, loaded, tax, taxOptions, taxSummaries);
-    } else {
-      const loaded = await this.snapshots.accounts(context, keys);
-      results = plan.request.level === 'Registration' ? this.byRegistration(plan, keys, loaded, transfers) : this.byAccount(plan, keys, loaded);
-    }
+    const reads = await this.snapshots.chunkReads(context, keys, plan.request.options?.taxOptions !== undefined);
+    return { chunk: { id: chunk.id, firmId: chunk.firm_id, batchId: chunk.batch_id, instanceId: chunk.trade_instance_id }, batchId: chunk.batch_id, plan, context, keys, reads };
+  }
 
-    const trades: NewTrade[] = [];
-    const messages: NewMessage[] = [];
-    for (const result of results) {
-      for (const trade of result.trades) {
-        trades.push({
-          accountId: trade.accountId,
-          productId: trade.productId,
-          side: trade.side,
-          tradeType: 'Shares',
-          // The engine already rounded these to the stored precision, so scaling is exact.
-          sharesMicros: Math.round(trade.shares * MICROS),
-          amountCents: Math.round(trade.estimatedAmount * CENTS_PER_DOLLAR),
-          priceMicros: Math.round(trade.price * MICROS),
-          reason: trade.reason,
-          // One shape for every trade (no spread of a temporary object): a batch writes a million.
-          lots: trade.lots ? encodeTradeLots(trade.lots) : null,
-          shortTermGainCents: trade.lots ? Math.round((trade.estimatedShortTermGain ?? 0) * CENTS_PER_DOLLAR) : null,
-          longTermGainCents: trade.lots ? Math.round((trade.estimatedLongTermGain ?? 0) * CENTS_PER_DOLLAR) : null,
-        });
-      }
-      for (const message of result.messages) {
-        // Info lines would cost more to store than the trades. Kept: the note that earlier orders or
-        // pending transactions were counted; in a tax-aware batch those that explain its harvests and
-        // wash-sale decisions; and the substitution behind a trade of the substitute (not the one every
-        // account on the model repeats without trading).
-        if (message.severity === 'Info' && message.code !== EARLIER_ORDERS_COUNTED && !(taxOptions && TAX_INFO_CODES.has(message.code)) && !explainsATrade(message, result)) continue;
-        messages.push({ accountId: message.accountId ?? result.accountId, severity: message.severity, code: message.code, message: message.message });
-      }
-    }
-    const outcome = await this.repository.completeChunk(
-      { id: chunk.id, firmId: chunk.firm_id, batchId: chunk.batch_id, instanceId: chunk.trade_instance_id, items: keys.length },
-      trades,
-      messages,
-      this.clock.now().toISOString(),
-      transfers,
-      taxSummaries,
-    );
+  /** Writes a planned chunk's rows and counts it done (its done-guard writes nothing twice). */
+  async complete(prepared: PreparedChunk, rows: ChunkRows): Promise<void> {
+    const { chunk, keys } = prepared;
+    const outcome = await this.repository.completeChunk({ ...chunk, items: keys.length }, rows.trades, rows.messages, this.clock.now().toISOString(), rows.transfers, rows.taxSummaries);
     if (outcome.wrote && outcome.finished) {
-      this.contexts.delete(chunk.batch_id);
-      this.plans.delete(chunk.batch_id);
+      this.contexts.delete(chunk.batchId);
+      this.plans.delete(chunk.batchId);
+      this.planner.forget(chunk.batchId);
       // The batch is committed; fresh statistics only make the reads of its trades plan well, so
       // a failure here (autovacuum will catch up) must not fail a chunk that is done.
-      await this.repository.refreshTradeStatistics(chunk.trade_instance_id, ANALYZE_AFTER_TRADES).catch(() => undefined);
+      await this.repository.refreshTradeStatistics(chunk.instanceId, ANALYZE_AFTER_TRADES).catch(() => undefined);
     }
+  }
+}
+
+/** A chunk read and ready to plan: what the planner needs, and what its write names. */
+export interface PreparedChunk extends ChunkWork {
+  chunk: { id: number; firmId: number; batchId: number; instanceId: number };
+}
+
+/** What a planner takes: the batch's plan and firm context (the same objects for every chunk of a batch), the chunk's keys and reads. */
+export interface ChunkWork {
+  batchId: number;
+  plan: BatchPlan;
+  context: FirmContext;
+  keys: number[];
+  reads: ChunkReads;
+}
+
+/** Runs chunks through the engine: here (InlinePlanner), or in a thread (plan-thread.ts). */
+export interface ChunkPlanner {
+  plan(work: ChunkWork): Promise<ChunkRows>;
+  /** The batch ended: what was kept for its chunks can go. */
+  forget(batchId: number): void;
+  close(): Promise<void>;
+}
+
+/** Plans a chunk on the caller's own thread: a PostgreSQL worker runs two chunks at once instead. */
+export class InlinePlanner implements ChunkPlanner {
+  async plan(work: ChunkWork): Promise<ChunkRows> {
+    return planChunk(work.plan, work.context, work.keys, work.reads);
   }
 
-  private byAccount(plan: BatchPlan, keys: number[], loaded: { row: AccountRow; snapshot: AccountSnapshot }[]): AccountResult[] {
-    const entries = new Map(loaded.map((l) => [l.snapshot.accountId, l]));
-    return keys.map((key) => {
-      const entry = entries.get(key);
-      if (!entry) return unknownAccountResult(key, plan.request.reason);
-      const { row, snapshot } = entry;
-      // A system sleeve without a model holds what no sleeve manages yet: nothing to rebalance, and not an error of the batch.
-      if (row.model_id === null && isSystemSleeve(row)) {
-        return errorResult(key, plan.request.reason, [
-          { accountId: key, severity: 'Warning', code: 'SYSTEM_SLEEVE', message: `account ${key} is the ${row.sleeve_type} of registration ${row.registration_id}; it has no model and is not rebalanced` },
-        ]);
-      }
-      try {
-        return rebalanceAccount(snapshot, plan.optionsFor(key));
-      } catch (error) {
-        return failure(key, plan.request, error);
-      }
-    });
-  }
+  forget(): void {}
 
-  /**
-   * Tax-aware: the accounts of one household are planned together (the service never splits a
-   * household across chunks), each household with its realized gains and recent trades.
-   */
-  private byHousehold(
-    plan: BatchPlan,
-    keys: number[],
-    loaded: { row: AccountRow; snapshot: AccountSnapshot }[],
-    tax: TaxInputs,
-    taxOptions: TaxOptions,
-    summaries: NewTaxSummary[],
-  ): AccountResult[] {
-    const byKey = new Map<number, AccountResult>();
-    const entries = new Map(loaded.map((l) => [l.row.id, l]));
-    const households = new Map<number, AccountSnapshot[]>();
-    for (const key of keys) {
-      const entry = entries.get(key);
-      const householdId = tax.accounts.get(key)?.householdId;
-      if (!entry || householdId === undefined || (entry.row.model_id === null && isSystemSleeve(entry.row))) {
-        byKey.set(key, this.byAccount(plan, [key], entry ? [entry] : [])[0]!);
-        continue;
-      }
-      const list = households.get(householdId);
-      if (list) list.push(entry.snapshot);
-      else households.set(householdId, [entry.snapshot]);
-    }
-    for (const [householdId, accounts] of households) {
-      const data = tax.households.get(householdId);
-      try {
-        const outcome = rebalanceHousehold(
-          {
-            householdId,
-            asOfDate: accounts[0]!.asOfDate,
-            accounts,
-            realizedShortTermGain: data?.realizedShortTermGain ?? 0,
-            realizedLongTermGain: data?.realizedLongTermGain ?? 0,
-            recentTrades: data?.recentTrades ?? [],
-          },
-          (accountId) => plan.optionsFor(accountId),
-          taxOptions,
-        );
-        for (const result of outcome.accounts) byKey.set(result.accountId, result);
-        const s = outcome.summary;
-        summaries.push({
-          householdId,
-          shortTermGainCents: Math.round(s.shortTermGain * CENTS_PER_DOLLAR),
-          longTermGainCents: Math.round(s.longTermGain * CENTS_PER_DOLLAR),
-          harvestedLossCents: Math.round(s.harvestedLosses * CENTS_PER_DOLLAR),
-          washSaleMoves: s.washSaleMoves,
-          budgetCuts: s.budgetCuts,
-        });
-      } catch (error) {
-        for (const a of accounts) byKey.set(a.accountId, failure(a.accountId, plan.request, error));
-      }
-      for (const a of accounts) forgetLots(a.positions);
-    }
-    return keys.map((key) => byKey.get(key)!);
-  }
-
-  /**
-   * Sleeved registrations move cash between sleeves, then rebalance each sleeve to its model. The
-   * sleeves are the accounts with a target; system sleeves (custodial, contribution, distribution)
-   * are neither traded nor counted, even when imported with a target.
-   */
-  private byRegistration(plan: BatchPlan, keys: number[], loaded: { row: AccountRow; snapshot: AccountSnapshot }[], transfers: NewTransfer[]): AccountResult[] {
-    const { request } = plan;
-    const found = new Set(loaded.map((l) => l.row.id));
-    const results: AccountResult[] = keys.filter((k) => !found.has(k)).map((k) => unknownAccountResult(k, request.reason));
-    const byRegistration = new Map<number, { row: AccountRow; snapshot: AccountSnapshot }[]>();
-    for (const entry of loaded) {
-      const list = byRegistration.get(entry.row.registration_id) ?? [];
-      list.push(entry);
-      byRegistration.set(entry.row.registration_id, list);
-    }
-    for (const [registrationId, members] of byRegistration) {
-      const sleeves = members.filter((m) => m.row.sleeve_target_pct !== null && !isSystemSleeve(m.row));
-      if (sleeves.length === 0) {
-        results.push(...this.byAccount(plan, members.map((m) => m.row.id), members));
-        continue;
-      }
-      const registration: RegistrationSnapshot = {
-        registrationId,
-        asOfDate: members[0]!.snapshot.asOfDate,
-        sleeves: sleeves.map((m) => ({
-          account: m.snapshot,
-          targetAllocation: m.row.sleeve_target_pct!,
-          toleranceLower: m.row.sleeve_tolerance_lower ?? 0,
-          toleranceUpper: m.row.sleeve_tolerance_upper ?? 0,
-        })),
-        tradeBlocks: sleeves[0]!.snapshot.tradeBlocks?.filter((b) => b.entityEnum === EntityEnum.Registration),
-      };
-      try {
-        const outcome = rebalanceRegistration(registration, plan.optionsFor(sleeves[0]!.row.id));
-        results.push(...outcome.accounts);
-        for (const t of outcome.transfers) {
-          if (t.amount === 0) continue;
-          transfers.push({ registrationId, accountId: t.accountId, amountCents: Math.round(t.amount * CENTS_PER_DOLLAR), currentPct: t.currentAllocation, targetPct: t.targetAllocation, outOfBand: t.outOfBand });
-        }
-        if (outcome.messages.length > 0) {
-          const first = outcome.accounts[0];
-          if (first) results.push({ ...first, trades: [], messages: outcome.messages.map((m) => ({ ...m, accountId: m.accountId ?? first.accountId })) });
-        }
-      } catch (error) {
-        results.push(...sleeves.map((m) => failure(m.row.id, request, error)));
-      }
-    }
-    return results;
-  }
+  async close(): Promise<void> {}
 }

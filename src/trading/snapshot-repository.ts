@@ -2,50 +2,16 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { jsonArrayText } from '../db/aggregate.js';
 import { isPostgres } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
-import { type AccountSnapshot, type AssetValues, type BuyPriorityId, type SellPriorityId, type Model, type PendingItem, type Position, type Product, type ProductCatalog, type RestrictedPlan, SellPriority, type Substitution, type TradeBlock } from '../engine/index.js';
+import { type BuyPriorityId, type SellPriorityId, type Model, type Product, SellPriority, type Substitution, type TradeBlock } from '../engine/index.js';
 import { paddedIds } from '../db/id-chunks.js';
 import { groupBy } from '../shared/group-by.js';
-import { centsToDollars, microsToPrice, microsToShares } from '../shared/money.js';
-import { type FirmOptions, TradeBlockRepository } from '../trade-blocks/repository.js';
+import { microsToPrice } from '../shared/money.js';
+import type { TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksOf } from '../trade-blocks/engine-input.js';
 import { loadSetAsideCash } from '../set-aside-cash/repository.js';
+import { type AccountRow, type ChunkReads, type FirmContext, type LoadedAccount, planOfRow, snapshotsOf } from './chunk-reads.js';
 import { loadDoNotBuyGroupEquivalency, loadFirmPlans } from './firm-inputs-repository.js';
-import { unpackPositions } from './position-lots.js';
 import { loadTaxInputs, type TaxInputs } from './tax-inputs-repository.js';
-
-/** What every account of a batch shares: loaded once per chunk's batch, not per account. */
-export interface FirmContext {
-  firmId: number;
-  asOfDate: string;
-  products: ProductCatalog;
-  models: Map<number, Model>;
-  firmSubstitutions: Substitution[];
-  firmDefaultAssetValues: Exclude<AssetValues, 'UseDefault'>;
-  /** Models with a Sell If No Gain security: only their accounts need tax lots. */
-  modelsSellingIfNoGain: Set<number>;
-  /** Restricted plans by id: accounts of one plan share one object (and the engine's line template). */
-  plans: Map<number, RestrictedPlan>;
-  doNotBuyGroupEquivalency: number[];
-  /** The firm's trade block options; undefined only for a firm that no longer exists. */
-  tradeBlockOptions: FirmOptions | undefined;
-}
-
-export interface AccountRow {
-  id: number;
-  registration_id: number;
-  model_id: number | null;
-  cash_cents: number;
-  sleeve_type: string | null;
-  sleeve_target_pct: number | null;
-  sleeve_tolerance_lower: number | null;
-  sleeve_tolerance_upper: number | null;
-  restricted_plan_id: number | null;
-  is_trading_blocked: number;
-}
-
-// Pending transactions are stored with positive amounts; the type says which way they move.
-const CASH_IN = new Set(['Sell', 'Deposit']);
-const SHARES_OUT = new Set(['Sell']);
 
 /**
  * Each account's positions as one row (position-lots.ts unpackPositions reads it): `held`, a JSON
@@ -104,6 +70,8 @@ export function accountLotsQuery(trx: Kysely<Database>, firmId: number, accountI
  * Reads everything a rebalance needs about a set of accounts inside one transaction (repeatable
  * read on PostgreSQL), so that a book changing during the run is seen as of one moment.
  */
+export type { AccountRow, FirmContext };
+
 export class SnapshotRepository {
   constructor(
     private readonly db: Kysely<Database>,
@@ -191,28 +159,33 @@ export class SnapshotRepository {
   }
 
   /** The accounts of `ids` that exist in the firm, each with its full snapshot. */
-  async accounts(context: FirmContext, ids: number[]): Promise<{ row: AccountRow; snapshot: AccountSnapshot }[]> {
-    if (ids.length === 0) return [];
-    return this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => this.read(trx, context, ids, null));
+  async accounts(context: FirmContext, ids: number[]): Promise<LoadedAccount[]> {
+    return snapshotsOf(context, await this.chunkReads(context, ids, false));
   }
 
   /**
    * A tax-aware chunk: the same snapshots with every lot (with its id) and each account's tax
    * status, and the households' realized gains and recent trades, read in the same transaction.
    */
-  async accountsWithTaxes(context: FirmContext, ids: number[]): Promise<{ loaded: { row: AccountRow; snapshot: AccountSnapshot }[]; tax: TaxInputs }> {
-    const empty: TaxInputs = { accounts: new Map(), households: new Map() };
-    if (ids.length === 0) return { loaded: [], tax: empty };
+  async accountsWithTaxes(context: FirmContext, ids: number[]): Promise<{ loaded: LoadedAccount[]; tax: TaxInputs }> {
+    const reads = await this.chunkReads(context, ids, true);
+    return { loaded: snapshotsOf(context, reads), tax: reads.tax ?? { accounts: new Map(), households: new Map() } };
+  }
+
+  /**
+   * Everything a rebalance reads of the accounts of `ids` that exist in the firm, as rows (the
+   * snapshots are built from them by chunk-reads.ts snapshotsOf, where the engine runs); with
+   * `withTaxes`, what a tax-aware chunk reads besides, in the same transaction.
+   */
+  async chunkReads(context: FirmContext, ids: number[], withTaxes: boolean): Promise<ChunkReads> {
+    if (ids.length === 0) return emptyReads(withTaxes);
     return this.db
       .transaction()
       .setIsolationLevel('repeatable read')
-      .execute(async (trx) => {
-        const tax = await loadTaxInputs(trx, context.firmId, ids, context.asOfDate);
-        return { loaded: await this.read(trx, context, ids, tax), tax };
-      });
+      .execute(async (trx) => this.read(trx, context, ids, withTaxes ? await loadTaxInputs(trx, context.firmId, ids, context.asOfDate) : null));
   }
 
-  private async read(trx: Transaction<Database>, context: FirmContext, ids: number[], tax: TaxInputs | null) {
+  private async read(trx: Transaction<Database>, context: FirmContext, ids: number[], tax: TaxInputs | null): Promise<ChunkReads> {
     const { firmId } = context;
     const accounts = await trx
       .selectFrom('accounts')
@@ -222,11 +195,9 @@ export class SnapshotRepository {
       .orderBy('id')
       .execute();
     const found = accounts.map((a) => a.id);
-    if (found.length === 0) return [];
+    if (found.length === 0) return { ...emptyReads(false), tax };
     const inFound = paddedIds(trx, found);
     const setAsideCash = await loadSetAsideCash(trx, firmId, found, context.asOfDate);
-    const planOfRow = new Map(accounts.map((a) => [a.id, a.restricted_plan_id === null ? null : (context.plans.get(a.restricted_plan_id) ?? null)]));
-    const planOf = (accountId: number) => planOfRow.get(accountId) ?? null;
     // Lots matter only to Sell If No Gain (which shares are at a loss); elsewhere the position's
     // total cost basis is all the engine reads, and lots are the largest table of a book.
     // A tax-aware run also needs every lot of a taxable account (the lots its sells relieve); the
@@ -236,13 +207,13 @@ export class SnapshotRepository {
         (a) =>
           (tax !== null && tax.accounts.get(a.id)?.taxStatus === 'Taxable') ||
           (a.model_id !== null && context.modelsSellingIfNoGain.has(a.model_id)) ||
-          planOf(a.id)?.securities.some((s) => s.sellPriorityId === SellPriority.SellIfNoGain),
+          planOfRow(context, a)?.securities.some((s) => s.sellPriorityId === SellPriority.SellIfNoGain),
       )
       .map((a) => a.id);
-    const lotsOf = new Map<number, string>();
-    if (needLots.length > 0) for (const row of await accountLotsQuery(trx, firmId, needLots).execute()) lotsOf.set(row.account_id, row.lots);
-    const positionsOf = new Map<number, Position[]>();
-    for (const row of await packedPositionsQuery(trx, firmId, found).execute()) positionsOf.set(row.account_id, unpackPositions(row.held, lotsOf.get(row.account_id) ?? null));
+    const lots = new Map<number, string>();
+    if (needLots.length > 0) for (const row of await accountLotsQuery(trx, firmId, needLots).execute()) lots.set(row.account_id, row.lots);
+    const held = new Map<number, string>();
+    for (const row of await packedPositionsQuery(trx, firmId, found).execute()) held.set(row.account_id, row.held);
     const pending = await trx
       .selectFrom('pending_transactions')
       .select(['account_id', 'product_id', 'type', 'shares_micros', 'amount_cents'])
@@ -256,7 +227,6 @@ export class SnapshotRepository {
       .where('account_id', 'in', inFound)
       .where('status', '=', 'Open')
       .execute();
-    // Cash a registration rebalance moves between sleeves counts like its trades until cancelled.
     const transfers = await trx
       .selectFrom('sleeve_transfers as s')
       .innerJoin('trade_instances as i', 'i.id', 's.trade_instance_id')
@@ -265,58 +235,28 @@ export class SnapshotRepository {
       .where('s.account_id', 'in', inFound)
       .where('i.status', '=', 'Open')
       .execute();
-    const accountSubstitutions = await trx
+    const substitutions = await trx
       .selectFrom('product_substitutions')
       .select(['id', 'account_id', 'product_id', 'substitute_product_id'])
       .where('firm_id', '=', firmId)
       .where('account_id', 'in', inFound)
       .execute();
-    const blocks = context.tradeBlockOptions ? await tradeBlocksOf(this.tradeBlocks.within(trx), firmId, context.tradeBlockOptions, accounts, context.asOfDate) : new Map<number, TradeBlock[]>();
-
-    const pendingOf = groupBy(pending, (p) => p.account_id);
-    const ordersOf = groupBy(orders, (o) => o.account_id);
-    const transfersOf = groupBy(transfers, (t) => t.account_id);
-    const subsOf = groupBy(accountSubstitutions, (s) => s.account_id);
-
-    return accounts.map((row) => {
-      const snapshot: AccountSnapshot = {
-        accountId: row.id,
-        registrationId: row.registration_id,
-        asOfDate: context.asOfDate,
-        products: context.products,
-        custodialCash: centsToDollars(row.cash_cents),
-        positions: positionsOf.get(row.id) ?? [],
-        pendingTransactions: (pendingOf.get(row.id) ?? []).map(
-          (p): PendingItem => ({
-            productId: p.product_id,
-            shares: (SHARES_OUT.has(p.type) ? -1 : 1) * microsToShares(p.shares_micros),
-            cash: (CASH_IN.has(p.type) ? 1 : -1) * centsToDollars(p.amount_cents),
-          }),
-        ),
-        openOrders: [
-          ...(ordersOf.get(row.id) ?? []).map(
-            (o): PendingItem => ({
-              productId: o.product_id,
-              shares: (o.side === 'Sell' ? -1 : 1) * microsToShares(o.shares_micros),
-              cash: (o.side === 'Sell' ? 1 : -1) * centsToDollars(o.amount_cents),
-              tradeInstanceId: o.trade_instance_id,
-            }),
-          ),
-          ...(transfersOf.get(row.id) ?? []).map((t): PendingItem => ({ productId: null, shares: 0, cash: centsToDollars(t.amount_cents), tradeInstanceId: t.trade_instance_id })),
-        ],
-        model: row.model_id === null ? null : (context.models.get(row.model_id) ?? null),
-        restrictedPlan: planOf(row.id),
-        doNotBuyGroupEquivalency: context.doNotBuyGroupEquivalency,
-        setAsideCash: setAsideCash.get(row.id) ?? [],
-        substitutions: [
-          ...(subsOf.get(row.id) ?? []).map((s): Substitution => ({ id: s.id, productId: s.product_id, substituteProductId: s.substitute_product_id, scope: 'Account' })),
-          ...context.firmSubstitutions,
-        ],
-        tradeBlocks: blocks.get(row.id) ?? [],
-        firmDefaultAssetValues: context.firmDefaultAssetValues,
-        ...(tax !== null ? { taxStatus: tax.accounts.get(row.id)?.taxStatus ?? 'Taxable' } : {}),
-      };
-      return { row, snapshot };
-    });
+    const tradeBlocks = context.tradeBlockOptions ? await tradeBlocksOf(this.tradeBlocks.within(trx), firmId, context.tradeBlockOptions, accounts, context.asOfDate) : new Map<number, TradeBlock[]>();
+    return { accounts, held, lots, setAsideCash, pending, orders, transfers, substitutions, tradeBlocks, tax };
   }
+}
+
+function emptyReads(withTaxes: boolean): ChunkReads {
+  return {
+    accounts: [],
+    held: new Map(),
+    lots: new Map(),
+    setAsideCash: new Map(),
+    pending: [],
+    orders: [],
+    transfers: [],
+    substitutions: [],
+    tradeBlocks: new Map(),
+    tax: withTaxes ? { accounts: new Map(), households: new Map() } : null,
+  };
 }

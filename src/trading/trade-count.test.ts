@@ -5,6 +5,7 @@ import { describeEachDatabase } from '../../test/support/databases.js';
 import { createTestFirm, type TestFirm } from '../../test/support/firm.js';
 import type { Db } from '../db/database.js';
 import { type NewTrade, BatchRepository } from './batch-repository.js';
+import { tradeRow } from './trade-writes-repository.js';
 import { TradeInstanceRepository } from './instance-repository.js';
 import { QuickTradeRepository } from './quick-trade-repository.js';
 
@@ -49,7 +50,7 @@ describeEachDatabase("a trade instance's count of its trades", (database) => {
       now,
     });
     const complete = (chunk: number, n: number) =>
-      repository().completeChunk({ id: chunkIds[chunk]!, firmId: firm.firmId, batchId, instanceId, items: 1 }, trades(account, n), [], now);
+      repository().completeChunk({ id: chunkIds[chunk]!, firmId: firm.firmId, batchId, instanceId, items: 1 }, trades(account, n).map(tradeRow), [], now);
     expect(await counted(instanceId)).toBe(0);
     await complete(0, 3);
     await complete(0, 3); // redone after a crash: writes nothing

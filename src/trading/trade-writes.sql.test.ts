@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bulkWriteText } from '../../test/support/sql-snapshot.js';
-import { messageWrite, type NewTrade, taxSummaryWrite, tradeWrite, transferWrite } from './trade-writes-repository.js';
+import { messageWrite, type NewTrade, taxSummaryWrite, tradeRow, tradeWrite, transferWrite } from './trade-writes-repository.js';
 
 const now = '2026-11-26T12:00:00.000Z';
 const chunk = { firmId: 1, batchId: 2, instanceId: 3 };
@@ -18,11 +18,11 @@ const trades = [trade(10, 'Model "Growth"'), trade(11, 'tab\there'), trade(12, '
 
 describe.each(['sqlite', 'postgres'] as const)('trade writes [%s]', (dialect) => {
   it('trades', async () => {
-    await expect(bulkWriteText(dialect, tradeWrite(1, 3, trades, now), 'copy')).toMatchFileSnapshot(`__sql__/insert-trades.${dialect}.sql`);
+    await expect(bulkWriteText(dialect, tradeWrite(1, 3, trades.map(tradeRow), now), 'copy')).toMatchFileSnapshot(`__sql__/insert-trades.${dialect}.sql`);
   });
   it('tax-aware trades, with their lots and gains', async () => {
     const taxTrades = trades.map((t, i) => ({ ...t, side: 'Sell' as const, lots: i === 1 ? null : '[{"lotId":7,"sharesMicros":1500000}]', shortTermGainCents: 120, longTermGainCents: -40 }));
-    await expect(bulkWriteText(dialect, tradeWrite(1, 3, taxTrades, now), 'copy')).toMatchFileSnapshot(`__sql__/insert-tax-trades.${dialect}.sql`);
+    await expect(bulkWriteText(dialect, tradeWrite(1, 3, taxTrades.map(tradeRow), now), 'copy')).toMatchFileSnapshot(`__sql__/insert-tax-trades.${dialect}.sql`);
   });
   it("a chunk's messages", async () => {
     const messages = [{ accountId: 10, severity: 'Warning' as const, code: 'NeedReview', message: 'drifted 6% from its model' }];
