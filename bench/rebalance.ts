@@ -24,7 +24,7 @@
  * for the PostgreSQL workers (`--cpu-prof --cpu-prof-dir=DIR`, `--trace-gc`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -90,6 +90,31 @@ async function profiled<T>(label: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far, from the kernel; 0 once it is gone. */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The database server's processes on this machine (PostgreSQL's backends are processes named postgres). */
+function databasePids(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    });
+}
+
 /** Peak resident memory of a process so far, from the kernel's own high-water mark. */
 function peakRss(pid: number): number {
   const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/);
@@ -98,8 +123,11 @@ function peakRss(pid: number): number {
 
 interface Run {
   seconds: number;
-  /** CPU seconds of this process (user + system) over the run: on SQLite the whole rebalance runs here. */
+  /** CPU seconds of this process (user + system, every thread) over the run: on SQLite the whole rebalance runs here. */
   cpu: number;
+  /** CPU seconds of the workers and of the database's processes over the run (PostgreSQL; 0 on SQLite). */
+  workersCpu: number;
+  databaseCpu: number;
   status: { isDone: boolean; status?: string; itemsCompleted?: number; errorCount?: number; tradeInstanceId?: number };
   trades: number;
 }
@@ -141,6 +169,12 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
     const rebalance = async (extra: object) => {
       const started = performance.now();
       const cpuBefore = process.cpuUsage();
+      const database = children.length > 0 ? databasePids() : [];
+      // Per process, counting only those alive at both ends (a backend that exits takes its count with it).
+      const readCpu = (pids: number[]) => new Map(pids.map((pid) => [pid, cpuSecondsOf(pid)]));
+      const used = (before: Map<number, number>) => [...before].reduce((sum, [pid, was]) => sum + Math.max(0, cpuSecondsOf(pid) - was), 0);
+      const workersBefore = readCpu(children.map((c) => c.pid!));
+      const databaseBefore = readCpu(database);
       const response = await app.inject({ method: 'POST', url: '/api/Trading/GenerateTrades', headers: { authorization }, payload: { routine: 'Rebalance', reason: 'NeedReview', entity: 'Account', keys: ids, ...extra } });
       if (response.statusCode !== 200) throw new Error(`GenerateTrades answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
       const batchId = response.json<number>();
@@ -150,10 +184,12 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
         status = (await app.inject({ url: `/api/Trading/TradeGenerationStatus/${batchId}`, headers: { authorization } })).json();
       }
       const seconds = (performance.now() - started) / 1000;
-      const used = process.cpuUsage(cpuBefore);
-      const cpu = (used.user + used.system) / 1e6;
+      const own = process.cpuUsage(cpuBefore);
+      const cpu = (own.user + own.system) / 1e6;
+      const workersCpu = used(workersBefore);
+      const databaseCpu = used(databaseBefore);
       const trades = await db.kysely.selectFrom('trades').select((eb) => eb.fn.countAll<number>().as('n')).where('trade_instance_id', '=', status.tradeInstanceId!).executeTakeFirstOrThrow();
-      return { seconds, cpu, status, trades: Number(trades.n) };
+      return { seconds, cpu, workersCpu, databaseCpu, status, trades: Number(trades.n) };
     };
     const cancel = (instanceId: number | undefined) => app.inject({ method: 'POST', url: `/api/Trading/TradeInstances/${instanceId}/Action/Cancel`, headers: { authorization } });
     const memory = () => `server ${mib(peakRss(process.pid))}` + children.map((c) => `, worker ${c.pid} ${mib(peakRss(c.pid!))}`).join('');
@@ -224,6 +260,10 @@ async function run(name: string, db: Db, env: Record<string, string>, workers: (
           (taxRuns.length > 1 ? ` (pair by pair: ${taxRuns.map((r, i) => `${(r.seconds / plainRuns[i]!.seconds).toFixed(2)}x`).join(', ')})` : '') +
           // CPU of the process (SQLite: the whole run) is steadier than wall on a shared machine.
           `; CPU ${taxRuns.map((r, i) => `${r.cpu.toFixed(2)}/${plainRuns[i]!.cpu.toFixed(2)} s = ${(r.cpu / plainRuns[i]!.cpu).toFixed(2)}x`).join(', ')}` +
+          // On PostgreSQL the work is the workers' and the database's: their CPU, tax-aware against without, pair by pair.
+          (children.length > 0
+            ? `; workers' CPU ${taxRuns.map((r, i) => `${r.workersCpu.toFixed(1)}/${plainRuns[i]!.workersCpu.toFixed(1)} s`).join(', ')}; the database's ${taxRuns.map((r, i) => `${r.databaseCpu.toFixed(1)}/${plainRuns[i]!.databaseCpu.toFixed(1)} s`).join(', ')}`
+            : '') +
           `, ${(taxed.seconds / floorSeconds).toFixed(2)}x floor; peak memory: ${peakMemory.tax}`,
       );
       console.log(

@@ -123,7 +123,7 @@ export class BatchRepository {
       await insertTrades(trx, chunk.firmId, chunk.instanceId, trades, now);
       await copyWrite(trx, messageWrite(chunk, messages, now));
       await bulkWrite(trx, transferWrite(chunk, transfers, now));
-      await bulkWrite(trx, taxSummaryWrite(chunk, taxSummaries));
+      await copyWrite(trx, taxSummaryWrite(chunk, taxSummaries));
       await countTrades(trx, chunk.instanceId, trades.length);
       const items = chunk.items;
       const errors = new Set(messages.filter((m) => m.severity === 'Error').map((m) => m.accountId)).size;

@@ -34,6 +34,6 @@ describe.each(['sqlite', 'postgres'] as const)('trade writes [%s]', (dialect) =>
   });
   it("a chunk's household tax summaries", async () => {
     const summaries = [{ householdId: 8, shortTermGainCents: 120, longTermGainCents: -40, harvestedLossCents: 0, washSaleMoves: 1, budgetCuts: 0 }];
-    await expect(bulkWriteText(dialect, taxSummaryWrite(chunk, summaries))).toMatchFileSnapshot(`__sql__/insert-batch-tax-summaries.${dialect}.sql`);
+    await expect(bulkWriteText(dialect, taxSummaryWrite(chunk, summaries), 'copy')).toMatchFileSnapshot(`__sql__/insert-batch-tax-summaries.${dialect}.sql`);
   });
 });
