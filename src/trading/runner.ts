@@ -9,9 +9,10 @@ import type { SnapshotRepository } from './snapshot-repository.js';
 const ANALYZE_AFTER_TRADES = 10_000;
 
 /**
- * Runs one chunk of a batch: one snapshot read for its accounts, the engine for each, one write
- * of the results. A thrown error leaves the chunk undone for a retry; an account the engine
- * cannot handle becomes an Error message of that account only.
+ * Runs one chunk of a batch: one read of its accounts (`prepare`), the engine for each through the
+ * planner (planChunk, here or in SQLite's planning thread), one write of the results (`complete`).
+ * A thrown error leaves the chunk undone for a retry; an account the engine cannot handle becomes
+ * an Error message of that account only.
  */
 export class BatchRunner {
   /** Firm context and parsed request per batch; batches are few at a time, so a small cap is enough. */
