@@ -1,4 +1,4 @@
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestBook } from '../../test/support/book.js';
 import { createTestFirm, type TestFirm } from '../../test/support/firm.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
@@ -13,9 +13,10 @@ describeEachDatabase('daily valuation', (database) => {
   let firm: TestFirm;
   let account = 0;
   let valuation: ValuationService;
+  let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    db = (await database.open()).db;
+    ({ db, drop } = await database.open());
     firm = await createTestFirm(db.kysely, 'val');
     const book = await createTestBook(db.kysely, firm.firmId, firm.representativeId);
     account = await book.account({ cash: 1_000, holdings: { VTI: 400, BND: 100 } });
@@ -34,6 +35,8 @@ describeEachDatabase('daily valuation', (database) => {
       .execute();
     valuation = new ValuationService(new PerformanceRepository(db.kysely), systemClock);
   });
+  // The suite's own schema on PostgreSQL goes with it.
+  afterAll(() => drop());
 
   const rows = () => db.kysely.selectFrom('account_values').selectAll().where('account_id', '=', account).execute();
 
