@@ -8,7 +8,7 @@ import type { Db } from './database.js';
 
 /**
  * Migration 0032: on PostgreSQL the keys of the tables written in bulk (trades, batch messages,
- * clients, registrations, accounts, positions, tax lots) are checked once a statement (src/db/migrations/statement-checked-keys.ts). They must refuse and
+ * clients, registrations, accounts, positions, tax lots; household tax summaries by 0034) are checked once a statement (src/db/migrations/statement-checked-keys.ts). They must refuse and
  * cascade exactly as the foreign keys they replaced did — and as SQLite's foreign keys still do —
  * including against a concurrent writer or deleter of the same parent.
  */
@@ -95,6 +95,25 @@ describeEachDatabase('statement-checked keys hold as foreign keys do', (database
       .map(([column, value]) => [column, typeof value === 'number' ? 'int8' : 'text', value]) as never;
     await expect(copyRows(target.db.kysely, 'trades', [['product_id', 'int4']], constants, rows)).rejects.toThrow(refused('trades_product_id_fkey'));
     expect(await tradesOf(product)).toBe(0);
+  });
+
+  it("checks a household tax summary's batch and firm (migration 0034)", async () => {
+    const k = target.db.kysely;
+    const batchId = (
+      await k
+        .insertInto('batches')
+        .values({ firm_id: firmId, trade_instance_id: instanceId, status: 'Running', message: '', total_items: 1, chunks_total: 1, created_at: now, created_by: 'test', created_by_user_id: 1, completed_at: null })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const summary = (batch: number, firm = firmId) => ({ firm_id: firm, batch_id: batch, client_id: 1, short_term_gain_cents: 0, long_term_gain_cents: 0, harvested_loss_cents: 0, wash_sale_moves: 0, budget_cuts: 0 });
+    await k.insertInto('batch_tax_summaries').values([summary(batchId), summary(batchId)]).execute();
+    await expect(k.insertInto('batch_tax_summaries').values([summary(batchId), summary(999_999)]).execute()).rejects.toThrow(refused('batch_tax_summaries_batch_id_fkey'));
+    await expect(k.insertInto('batch_tax_summaries').values(summary(batchId, 999_999)).execute()).rejects.toThrow(refused('batch_tax_summaries_firm_id_fkey'));
+    await expect(k.deleteFrom('batches').where('id', '=', batchId).execute()).rejects.toThrow(postgres ? /violates foreign key constraint "batch_tax_summaries_batch_id_fkey"/ : /FOREIGN KEY constraint failed/);
+    expect((await k.selectFrom('batch_tax_summaries').select('id').where('batch_id', '=', batchId).execute()).length).toBe(2);
+    await k.deleteFrom('batch_tax_summaries').where('batch_id', '=', batchId).execute();
+    await k.deleteFrom('batches').where('id', '=', batchId).execute();
   });
 
   it('refuses a key changed to a parent that does not exist', async () => {

@@ -187,10 +187,17 @@ export class SnapshotRepository {
     return this.db
       .transaction()
       .setIsolationLevel('repeatable read')
-      .execute(async (trx) => this.read(trx, context, ids, withTaxes ? await loadTaxInputs(trx, context.firmId, ids, context.asOfDate) : null));
+      .execute(async (trx) => {
+        // The lots' reads walk an index a position, and PostgreSQL costs each probe as if it might
+        // read a page from disk: a chunk's reads cost past `jit_above_cost`, and compiling them took
+        // longer than running them (a chunk's lots 155–240 ms with JIT, 117 ms without; its
+        // recent lots 100 against 55 ms).
+        if (isPostgres(trx)) await sql`set local jit = off`.execute(trx);
+        return this.read(trx, context, ids, withTaxes);
+      });
   }
 
-  private async read(trx: Transaction<Database>, context: FirmContext, ids: number[], tax: TaxInputs | null): Promise<ChunkReads> {
+  private async read(trx: Transaction<Database>, context: FirmContext, ids: number[], withTaxes: boolean): Promise<ChunkReads> {
     const { firmId } = context;
     const accounts = await trx
       .selectFrom('accounts')
@@ -200,7 +207,8 @@ export class SnapshotRepository {
       .orderBy('id')
       .execute();
     const found = accounts.map((a) => a.id);
-    if (found.length === 0) return { ...emptyReads(false), tax };
+    if (found.length === 0) return emptyReads(withTaxes);
+    const tax = withTaxes ? await loadTaxInputs(trx, firmId, accounts, context.asOfDate) : null;
     const inFound = paddedIds(trx, found);
     const setAsideCash = await loadSetAsideCash(trx, firmId, found, context.asOfDate);
     // Lots matter only to Sell If No Gain (which shares are at a loss); elsewhere the position's

@@ -115,9 +115,10 @@ describeEachDatabase('tax-aware rebalancing through the trading API', (database)
       .values({ firm_id: t.firm.firmId, client_id: hh.clientId, account_id: taxable.id, product_id: hh.SCHB, trade_id: null, trade_date: daysAgo(10), acquired_date: daysAgo(100), shares_micros: 10e6, proceeds_cents: 50000, cost_cents: 60000, term: 'Short', gain_cents: -10000, created_at: stamp })
       .execute();
     const lossSale = { productId: hh.SCHB, date: daysAgo(10), kind: 'LossSale', accountId: taxable.id };
-    const alone = await loadTaxInputs(t.db.kysely, t.firm.firmId, [ira.id], daysAgo(0));
+    const chunkOf = (ids: number[]) => t.db.kysely.selectFrom('accounts').select(['id', 'registration_id']).where('id', 'in', ids).orderBy('id').execute();
+    const alone = await loadTaxInputs(t.db.kysely, t.firm.firmId, await chunkOf([ira.id]), daysAgo(0));
     expect(alone.households.get(hh.clientId)?.recentTrades).toEqual([lossSale]);
-    const both = await loadTaxInputs(t.db.kysely, t.firm.firmId, [ira.id, taxable.id], daysAgo(0));
+    const both = await loadTaxInputs(t.db.kysely, t.firm.firmId, await chunkOf([ira.id, taxable.id]), daysAgo(0));
     expect(both.households.get(hh.clientId)?.recentTrades).toEqual([lossSale, { productId: hh.VTI, date: daysAgo(5), kind: 'Buy' }]);
   });
 

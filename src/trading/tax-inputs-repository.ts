@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { jsonArrayText } from '../db/aggregate.js';
 import { isPostgres } from '../db/dialect.js';
-import { firmCheckIn } from '../db/firm-check.js';
+import { firmCheck } from '../db/firm-check.js';
 import { paddedIds } from '../db/id-chunks.js';
 import type { Database } from '../db/schema.js';
 import type { RecentTrade, TaxStatus } from '../engine/index.js';
@@ -15,6 +15,12 @@ export interface HouseholdTaxData {
   realizedShortTermGain: number;
   realizedLongTermGain: number;
   recentTrades: RecentTrade[];
+}
+
+/** An account of the chunk, as the chunk's read found it. */
+export interface ChunkAccount {
+  id: number;
+  registration_id: number;
 }
 
 export interface TaxInputs {
@@ -34,31 +40,34 @@ function daysBefore(date: string, days: number): string {
  * executed loss sales, open orders, pending buys, and lots acquired in the window. The chunk's
  * taxable accounts' lots are in their snapshots already; the engine reads those itself.
  */
-export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, accountIds: number[], asOfDate: string): Promise<TaxInputs> {
-  // Every account of the chunk's households, in the chunk or not, in one read: the households are
-  // those of the chunk's accounts (a subquery), and the chunk's own accounts bring their tax status.
-  const chunkHouseholds = trx
-    .selectFrom('accounts as c')
-    .innerJoin('registrations as cr', 'cr.id', 'c.registration_id')
-    .select('cr.client_id')
-    .where('c.firm_id', '=', firmId)
-    .where('c.id', 'in', paddedIds(trx, accountIds));
+export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, chunk: readonly ChunkAccount[], asOfDate: string): Promise<TaxInputs> {
+  // Every account of the chunk's households, in the chunk or not: the households first (by the
+  // chunk's registrations' keys), then their accounts through the (client) and (registration)
+  // indexes, the firm a check on the rows found (firmCheck). As one read (the households a
+  // subquery), PostgreSQL hashed every account and registration of the firm for each chunk:
+  // 35–55 ms a chunk of 2,500 accounts in a firm of 35,000 and growing with the firm, against
+  // 10–15 ms for the two.
+  const registrationIds = [...new Set(chunk.map((a) => a.registration_id))];
+  if (registrationIds.length === 0) return { accounts: new Map(), households: new Map() };
+  const clientIds = (
+    await trx.selectFrom('registrations').select('client_id').distinct().where('firm_id', '=', firmId).where('id', 'in', paddedIds(trx, registrationIds)).execute()
+  ).map((r) => r.client_id);
   const members = await trx
-    .selectFrom('accounts as a')
-    .innerJoin('registrations as r', 'r.id', 'a.registration_id')
+    .selectFrom('registrations as r')
+    .innerJoin('accounts as a', 'a.registration_id', 'r.id')
     .select(['a.id', 'a.tax_status', 'r.type', 'r.client_id'])
-    .where(firmCheckIn(trx, 'a.firm_id'), '=', firmId)
-    .where('r.client_id', 'in', chunkHouseholds)
+    .where(firmCheck('r.firm_id'), '=', firmId)
+    .where(firmCheck('a.firm_id'), '=', firmId)
+    .where('r.client_id', 'in', paddedIds(trx, clientIds))
+    .orderBy('a.id')
     .execute();
-  const inChunk = new Set(accountIds);
+  const inChunk = new Set(chunk.map((a) => a.id));
   const accounts = new Map<number, { taxStatus: TaxStatus; householdId: number }>();
   const households = new Map<number, HouseholdTaxData>();
   for (const m of members) {
     if (inChunk.has(m.id)) accounts.set(m.id, { taxStatus: effectiveTaxStatus(m.tax_status, m.type), householdId: m.client_id });
     if (!households.has(m.client_id)) households.set(m.client_id, { householdId: m.client_id, realizedShortTermGain: 0, realizedLongTermGain: 0, recentTrades: [] });
   }
-  if (households.size === 0) return { accounts, households };
-  const clientIds = [...households.keys()];
 
   const householdOf = new Map(members.map((m) => [m.id, m.client_id]));
   const memberIds = members.map((m) => m.id);

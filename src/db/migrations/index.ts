@@ -28,6 +28,7 @@ import { searchIndexUpkeep } from './0030_search_index_upkeep.js';
 import { dataChangeNotifications } from './0031_data_change_notifications.js';
 import { statementCheckedKeys } from './0032_statement_checked_keys.js';
 import { keyLookupsByDistinctKey } from './0033_key_lookups_by_distinct_key.js';
+import { taxSummaryKeysByStatement } from './0034_tax_summary_keys_by_statement.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0031_data_change_notifications': dataChangeNotifications,
   '0032_statement_checked_keys': statementCheckedKeys,
   '0033_key_lookups_by_distinct_key': keyLookupsByDistinctKey,
+  '0034_tax_summary_keys_by_statement': taxSummaryKeysByStatement,
 };
 
 export const migrationProvider: MigrationProvider = {
