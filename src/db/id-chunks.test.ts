@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { paddedIds, slices } from './id-chunks.js';
+import { inIds, paddedIds, slices } from './id-chunks.js';
 
 describe('slices', () => {
   it('cuts a list into consecutive slices of at most the size, keeping every item once and in order', () => {
@@ -35,5 +35,24 @@ describe('paddedIds', () => {
     expect(paddedIds(sqlite, [])).toEqual([]);
     const ids = Array.from({ length: 2499 }, (_, i) => i);
     expect(paddedIds(postgres, ids)).toBe(ids);
+  });
+});
+
+describe('inIds', () => {
+  const sqlite = new Kysely<{ t: { id: number } }>({ dialect: new SqliteDialect({ database: async () => ({}) as never }) });
+  const postgres = new Kysely<{ t: { id: number } }>({ dialect: new PostgresDialect({ pool: async () => ({}) as never }) });
+
+  it('binds a PostgreSQL list as one array parameter, whatever its length', () => {
+    const ids = Array.from({ length: 2499 }, (_, i) => i);
+    const compiled = postgres.selectFrom('t').select('id').where(inIds(postgres, 't.id', ids)).compile();
+    expect(compiled.sql).toBe('select "id" from "t" where "t"."id" = any($1::int4[])');
+    expect(compiled.parameters).toEqual([ids]);
+  });
+
+  it('writes a SQLite list as padded parameters', () => {
+    const ids = Array.from({ length: 2499 }, (_, i) => i);
+    const compiled = sqlite.selectFrom('t').select('id').where(inIds(sqlite, 'id', ids)).compile();
+    expect(compiled.parameters).toEqual(paddedIds(sqlite, ids));
+    expect(compiled.sql).toBe(`select "id" from "t" where "id" in (${compiled.parameters.map(() => '?').join(', ')})`);
   });
 });

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { type Dialect, dialectOf } from './dialect.js';
 
 /**
@@ -38,7 +38,7 @@ export async function readByIds<T, R>(db: Kysely<any>, ids: readonly T[], read: 
  * ids is a text of its own: the chunks of a tax-aware run hold whole households, so no two have
  * the same number of accounts, and each chunk prepared each of its reads afresh, a millisecond
  * apiece for lists of thousands. Padding adds at most an eighth to a list. PostgreSQL does not
- * keep these statements, so its lists are left as they are.
+ * keep these statements, so its lists are left as they are (inIds binds them as one array).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function paddedIds<T>(db: Kysely<any>, ids: readonly T[]): readonly T[] {
@@ -51,4 +51,19 @@ export function paddedIds<T>(db: Kysely<any>, ids: readonly T[]): readonly T[] {
   const last = ids[n - 1] as T;
   for (let i = n; i < length; i++) out.push(last);
   return out;
+}
+
+/**
+ * `column` is one of `ids`, for a read whose list varies from call to call (a chunk's accounts, their
+ * households): on SQLite an `in (…)` list padded by paddedIds; on PostgreSQL one array parameter,
+ * `= any($1::int4[])`. As a list of thousands of parameters, each statement cost PostgreSQL a
+ * parse and bind of every parameter, and its client as many to send: a chunk of 2,500 accounts
+ * spent 25–35 ms of the database's time binding and parsing its reads' lists, a tenth of what its
+ * reads cost. The planner sees the array's values all the same (an unnamed statement is planned
+ * with its parameters). `ids` are whole numbers of `int4`, as every id column is.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function inIds(db: Kysely<any>, column: string, ids: readonly number[]): RawBuilder<SqlBool> {
+  if (dialectOf(db) === 'postgres') return sql<SqlBool>`${sql.ref(column)} = any(${sql.val(ids)}::int4[])`;
+  return sql<SqlBool>`${sql.ref(column)} in (${sql.join(paddedIds(db, ids))})`;
 }

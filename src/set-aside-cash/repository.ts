@@ -2,7 +2,7 @@ import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, SetAsideCashTable } from '../db/schema.js';
 import { locksRows } from '../db/dialect.js';
 import { pricedHoldingsByAccount } from '../db/holdings.js';
-import { idChunks, paddedIds } from '../db/id-chunks.js';
+import { idChunks, inIds } from '../db/id-chunks.js';
 import { isSetAsideActive, type SetAsideCash } from '../engine/index.js';
 import { toEngineSetAside } from './engine-input.js';
 
@@ -110,7 +110,7 @@ export async function loadSetAsideCash(db: Kysely<Database>, firmId: number, acc
       .selectFrom('set_aside_cash')
       .selectAll()
       .where('firm_id', '=', firmId)
-      .where('account_id', 'in', paddedIds(db, chunk))
+      .where(inIds(db, 'account_id', chunk))
       .where('is_deleted', '=', 0)
       .where('is_expired', '=', 0)
       .orderBy('id')

@@ -1,7 +1,7 @@
 import { type Expression, expressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { Database, TradeBlockDetailTable, TradeBlockHistoryTable, TradeBlockReasonTable } from '../db/schema.js';
 import { type OutboxMessage, OutboxRepository } from '../outbox/repository.js';
-import { idChunks, paddedIds, slices } from '../db/id-chunks.js';
+import { idChunks, inIds, slices } from '../db/id-chunks.js';
 import { preparedQuery } from '../db/prepared.js';
 import { EntityEnum } from './schemas.js';
 
@@ -27,8 +27,8 @@ export const detailWithDateOption = preparedQuery((db, firmId: number, id: numbe
 function entityFilter(db: Kysely<Database>, accountIds: number[], registrationIds: number[]): Expression<SqlBool> {
   const eb = expressionBuilder<{ d: TradeBlockDetailTable }, 'd'>();
   return eb.or([
-    ...(accountIds.length > 0 ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Account), eb('d.entity_id', 'in', paddedIds(db, accountIds))])] : []),
-    ...(registrationIds.length > 0 ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Registration), eb('d.entity_id', 'in', paddedIds(db, registrationIds))])] : []),
+    ...(accountIds.length > 0 ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Account), inIds(db, 'd.entity_id', accountIds)])] : []),
+    ...(registrationIds.length > 0 ? [eb.and([eb('d.entity_enum', '=', EntityEnum.Registration), inIds(db, 'd.entity_id', registrationIds)])] : []),
   ]);
 }
 

@@ -3,7 +3,7 @@ import { jsonArrayText } from '../db/aggregate.js';
 import { isPostgres } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { type BuyPriorityId, type SellPriorityId, type Model, type Product, SellPriority, type Substitution, type TradeBlock } from '../engine/index.js';
-import { paddedIds } from '../db/id-chunks.js';
+import { inIds } from '../db/id-chunks.js';
 import { groupBy } from '../shared/group-by.js';
 import { microsToPrice } from '../shared/money.js';
 import type { TradeBlockRepository } from '../trade-blocks/repository.js';
@@ -25,7 +25,7 @@ export function packedPositionsQuery(trx: Kysely<Database>, firmId: number, acco
     .selectFrom('positions')
     .select(['account_id', jsonArrayText(trx, triple).as('held')])
     .where('firm_id', '=', firmId)
-    .where('account_id', 'in', paddedIds(trx, accountIds))
+    .where(inIds(trx, 'account_id', accountIds))
     .groupBy('account_id');
 }
 
@@ -59,7 +59,7 @@ export function accountLotsQuery(trx: Kysely<Database>, firmId: number, accountI
         sql<string>`'[[' || string_agg(p.product_id || ',' || l.id || ',' || l.shares_micros || ',' || l.cost_cents || ',"' || l.acquired_date || '"', '],[') || ']]'`.as('lots'),
       ])
       .where('p.firm_id', '=', firmId)
-      .where('p.account_id', 'in', paddedIds(trx, accountIds))
+      .where(inIds(trx, 'p.account_id', accountIds))
       .groupBy('p.account_id');
   }
   return trx
@@ -67,7 +67,7 @@ export function accountLotsQuery(trx: Kysely<Database>, firmId: number, accountI
     .innerJoin('tax_lots as l', 'l.position_id', 'p.id')
     .select(['p.account_id', sql<string>`json_group_array(json_array(p.product_id, l.id, l.shares_micros, l.cost_cents, l.acquired_date))`.as('lots')])
     .where('p.firm_id', '=', firmId)
-    .where('p.account_id', 'in', paddedIds(trx, accountIds))
+    .where(inIds(trx, 'p.account_id', accountIds))
     .groupBy('p.account_id');
 }
 
@@ -203,13 +203,12 @@ export class SnapshotRepository {
       .selectFrom('accounts')
       .select(['id', 'registration_id', 'model_id', 'cash_cents', 'sleeve_type', 'sleeve_target_pct', 'sleeve_tolerance_lower', 'sleeve_tolerance_upper', 'restricted_plan_id', 'is_trading_blocked'])
       .where('firm_id', '=', firmId)
-      .where('id', 'in', paddedIds(trx, ids))
+      .where(inIds(trx, 'id', ids))
       .orderBy('id')
       .execute();
     const found = accounts.map((a) => a.id);
     if (found.length === 0) return emptyReads(withTaxes);
     const tax = withTaxes ? await loadTaxInputs(trx, firmId, accounts, context.asOfDate) : null;
-    const inFound = paddedIds(trx, found);
     const setAsideCash = await loadSetAsideCash(trx, firmId, found, context.asOfDate);
     // Lots matter only to Sell If No Gain (which shares are at a loss); elsewhere the position's
     // total cost basis is all the engine reads, and lots are the largest table of a book.
@@ -231,13 +230,13 @@ export class SnapshotRepository {
       .selectFrom('pending_transactions')
       .select(['account_id', 'product_id', 'type', 'shares_micros', 'amount_cents'])
       .where('firm_id', '=', firmId)
-      .where('account_id', 'in', inFound)
+      .where(inIds(trx, 'account_id', found))
       .execute();
     const orders = await trx
       .selectFrom('trades')
       .select(['account_id', 'product_id', 'side', 'shares_micros', 'amount_cents', 'trade_instance_id'])
       .where('firm_id', '=', firmId)
-      .where('account_id', 'in', inFound)
+      .where(inIds(trx, 'account_id', found))
       .where('status', '=', 'Open')
       .execute();
     const transfers = await trx
@@ -245,14 +244,14 @@ export class SnapshotRepository {
       .innerJoin('trade_instances as i', 'i.id', 's.trade_instance_id')
       .select(['s.account_id', 's.amount_cents', 's.trade_instance_id'])
       .where('s.firm_id', '=', firmId)
-      .where('s.account_id', 'in', inFound)
+      .where(inIds(trx, 's.account_id', found))
       .where('i.status', '=', 'Open')
       .execute();
     const substitutions = await trx
       .selectFrom('product_substitutions')
       .select(['id', 'account_id', 'product_id', 'substitute_product_id'])
       .where('firm_id', '=', firmId)
-      .where('account_id', 'in', inFound)
+      .where(inIds(trx, 'account_id', found))
       .execute();
     const tradeBlocks = context.tradeBlockOptions ? await tradeBlocksOf(this.tradeBlocks.within(trx), firmId, context.tradeBlockOptions, accounts, context.asOfDate) : new Map<number, TradeBlock[]>();
     return { accounts, held, lots, setAsideCash, pending, orders, transfers, substitutions, tradeBlocks, tax };

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { jsonArrayText } from '../db/aggregate.js';
 import { isPostgres } from '../db/dialect.js';
 import { firmCheck } from '../db/firm-check.js';
-import { paddedIds } from '../db/id-chunks.js';
+import { inIds } from '../db/id-chunks.js';
 import type { Database } from '../db/schema.js';
 import type { RecentTrade, TaxStatus } from '../engine/index.js';
 import { effectiveTaxStatus } from '../book/registration-types.js';
@@ -50,7 +50,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, chunk
   const registrationIds = [...new Set(chunk.map((a) => a.registration_id))];
   if (registrationIds.length === 0) return { accounts: new Map(), households: new Map() };
   const clientIds = (
-    await trx.selectFrom('registrations').select('client_id').distinct().where('firm_id', '=', firmId).where('id', 'in', paddedIds(trx, registrationIds)).execute()
+    await trx.selectFrom('registrations').select('client_id').distinct().where('firm_id', '=', firmId).where(inIds(trx, 'id', registrationIds)).execute()
   ).map((r) => r.client_id);
   const members = await trx
     .selectFrom('registrations as r')
@@ -58,7 +58,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, chunk
     .select(['a.id', 'a.tax_status', 'r.type', 'r.client_id'])
     .where(firmCheck('r.firm_id'), '=', firmId)
     .where(firmCheck('a.firm_id'), '=', firmId)
-    .where('r.client_id', 'in', paddedIds(trx, clientIds))
+    .where(inIds(trx, 'r.client_id', clientIds))
     .orderBy('a.id')
     .execute();
   const inChunk = new Set(chunk.map((a) => a.id));
@@ -71,7 +71,6 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, chunk
 
   const householdOf = new Map(members.map((m) => [m.id, m.client_id]));
   const memberIds = members.map((m) => m.id);
-  const inMembers = paddedIds(trx, memberIds);
   // Buys matter only to a household's taxable sells and harvests (wash-sale rule 2), so only the
   // households with a taxable account in the chunk read them: about half of an advisory book's
   // households hold only retirement accounts. Loss sales (rule 1) are read for every household.
@@ -84,7 +83,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, chunk
     .selectFrom('realized_sales')
     .select(['client_id', 'account_id', 'product_id', 'trade_date', 'term', 'gain_cents', 'disallowed_loss_cents'])
     .where('firm_id', '=', firmId)
-    .where('client_id', 'in', paddedIds(trx, clientIds))
+    .where(inIds(trx, 'client_id', clientIds))
     .where('trade_date', '>=', windowStart < `${year}-01-01` ? windowStart : `${year}-01-01`)
     .where('trade_date', '<=', asOfDate)
     .execute();
@@ -104,7 +103,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, chunk
     .selectFrom('trades')
     .select(['account_id', 'product_id', 'side', 'created_at', 'short_term_gain_cents', 'long_term_gain_cents', 'lots'])
     .where('firm_id', '=', firmId)
-    .where('account_id', 'in', inMembers)
+    .where(inIds(trx, 'account_id', memberIds))
     .where('status', '=', 'Open')
     .execute();
   for (const o of orders) {
@@ -125,7 +124,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, chunk
           .selectFrom('pending_transactions')
           .select(['account_id', 'product_id', 'trade_date'])
           .where('firm_id', '=', firmId)
-          .where('account_id', 'in', paddedIds(trx, buyers))
+          .where(inIds(trx, 'account_id', buyers))
           .where('type', '=', 'Buy')
           .where('product_id', 'is not', null)
           .execute();
@@ -169,7 +168,7 @@ export function recentLotsQuery(db: Kysely<Database>, firmId: number, accountIds
       )
       .select(['p.account_id', jsonArrayText(db, sql`p.product_id || ',' || to_json(l.acquired_date)::text`).as('lots')])
       .where('p.firm_id', '=', firmId)
-      .where('p.account_id', 'in', paddedIds(db, accountIds))
+      .where(inIds(db, 'p.account_id', accountIds))
       .groupBy('p.account_id');
   }
   return db
@@ -177,7 +176,7 @@ export function recentLotsQuery(db: Kysely<Database>, firmId: number, accountIds
     .innerJoin('positions as p', 'p.id', 'l.position_id')
     .select(['p.account_id', jsonArrayText(db, sql`p.product_id || ',' || json_quote(l.acquired_date)`).as('lots')])
     .where('p.firm_id', '=', firmId)
-    .where('p.account_id', 'in', paddedIds(db, accountIds))
+    .where(inIds(db, 'p.account_id', accountIds))
     .where('l.acquired_date', '>=', windowStart)
     .groupBy('p.account_id');
 }

@@ -1,2 +1,2 @@
-select "d"."id", "d"."entity_enum", "d"."entity_id", "d"."description", "d"."start_date", "d"."end_date", "tr"."name" as "reason_name" from "trade_block_details" as "d" inner join "trade_block_reasons" as "tr" on "tr"."id" = "d"."reason_id" where "d"."firm_id" = $1 and (("d"."entity_enum" = $2 and "d"."entity_id" in ($3, $4)) or ("d"."entity_enum" = $5 and "d"."entity_id" in ($6))) and "d"."is_deleted" = $7 order by "d"."id"
--- parameters: [1,7,10,11,6,20,0]
+select "d"."id", "d"."entity_enum", "d"."entity_id", "d"."description", "d"."start_date", "d"."end_date", "tr"."name" as "reason_name" from "trade_block_details" as "d" inner join "trade_block_reasons" as "tr" on "tr"."id" = "d"."reason_id" where "d"."firm_id" = $1 and (("d"."entity_enum" = $2 and "d"."entity_id" = any($3::int4[])) or ("d"."entity_enum" = $4 and "d"."entity_id" = any($5::int4[]))) and "d"."is_deleted" = $6 order by "d"."id"
+-- parameters: [1,7,[10,11],6,[20],0]
