@@ -72,7 +72,7 @@ describe('unpackPositions (an account packed in one row by the snapshot read)', 
   });
 
   it('reads lots exactly as JSON.parse does, in either database’s spacing and in shapes the scan leaves to JSON.parse', () => {
-    const lot = fc.tuple(fc.integer({ min: 1, max: 2 ** 31 }), fc.integer({ min: -1e15 + 1, max: 1e15 - 1 }), fc.integer({ min: -1e12, max: 1e12 }), fc.oneof(fc.constant('2024-02-29'), fc.constant('2025-12-31'), fc.constant('a\\"b')));
+    const lot = fc.tuple(fc.integer({ min: 1, max: 2 ** 31 }), fc.integer({ min: -1e15 + 1, max: 1e15 - 1 }), fc.integer({ min: -1e12, max: 1e12 }), fc.oneof(fc.constant('2024-02-29'), fc.constant('2025-12-31'), fc.constant('a\\"b'), fc.constantFrom('1899-12-31', '2156-01-01', '2024-13-01', '2024-00-00', '2024-1x-01')));
     fc.assert(
       fc.property(fc.array(lot, { maxLength: 6 }), fc.boolean(), fc.boolean(), (tuples, spaced, fraction) => {
         const rows: unknown[][] = tuples.map(([id, shares, cost, date]) => [1, id, fraction ? shares + 0.5 : shares, cost, date]);
@@ -85,7 +85,7 @@ describe('unpackPositions (an account packed in one row by the snapshot read)', 
   });
 
   it('summarizes the lots as the database would aggregate them (highest cost per share, newest date, highest lot cost), in every shape', () => {
-    const date = fc.oneof(fc.constant('2024-02-29'), fc.constant('2025-12-31'), fc.constant('2025-12-3'), fc.constant('2023-01-01'), fc.constant('a\\"b'));
+    const date = fc.oneof(fc.constant('2024-02-29'), fc.constant('2025-12-31'), fc.constant('2025-12-3'), fc.constant('2023-01-01'), fc.constant('a\\"b'), fc.constantFrom('1899-12-31', '2155-12-31', '2156-01-01', '2024-12-32'));
     const lot = fc.tuple(fc.integer({ min: 1, max: 2 ** 31 }), fc.oneof(fc.constant(0), fc.integer({ min: -1e12, max: 1e12 })), fc.integer({ min: -1e12, max: 1e12 }), date);
     fc.assert(
       fc.property(fc.array(lot, { maxLength: 6 }), fc.boolean(), fc.boolean(), (tuples, spaced, fraction) => {

@@ -374,25 +374,37 @@ function lotsOfRun(account: AccountLots, at: number): TaxLot[] {
 /**
  * Dates read from lot text, one string a date: a book's lots share a few thousand dates, and a
  * string made for each lot and summary (kept as long as its chunk) was a tenth of what reading the
- * lots allocated. Keyed by the date's digits (YYYYMMDD) when it is an ISO date; anything else is
- * sliced as it is. Cleared when it grows past any book's dates.
+ * lots allocated. An ISO date of the years FIRST_YEAR to FIRST_YEAR + 255 has a slot of its own
+ * (416 a year: month × 32 + day), looked up by index; a Map keyed by the date's digits cost a
+ * tenth of a tax-aware chunk's planning, being asked for every lot and every position's summary.
+ * Any other text is sliced as it is.
  */
-const dates = new Map<number, string>();
+const FIRST_YEAR = 1900;
+const SLOTS_A_YEAR = 416;
+const dates: (string | undefined)[] = new Array<string | undefined>(256 * SLOTS_A_YEAR).fill(undefined);
+
+/** The whole number written by the `n` digits at `at`, or -1 if one is not a digit. */
+function digitsAt(s: string, at: number, n: number): number {
+  let value = 0;
+  for (let i = at; i < at + n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
 
 function dateAt(s: string, start: number, end: number): string {
   if (end - start !== 10 || s.charCodeAt(start + 4) !== MINUS || s.charCodeAt(start + 7) !== MINUS) return s.slice(start, end);
-  let key = 0;
-  for (let i = start; i < end; i++) {
-    if (i === start + 4 || i === start + 7) continue;
-    const d = s.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return s.slice(start, end);
-    key = key * 10 + d;
-  }
-  let date = dates.get(key);
+  const year = digitsAt(s, start, 4) - FIRST_YEAR;
+  const month = digitsAt(s, start + 5, 2);
+  const day = digitsAt(s, start + 8, 2);
+  if (year < 0 || year > 255 || month < 0 || month > 12 || day < 0 || day > 31) return s.slice(start, end);
+  const slot = year * SLOTS_A_YEAR + month * 32 + day;
+  let date = dates[slot];
   if (date === undefined) {
-    if (dates.size >= 100_000) dates.clear();
     date = s.slice(start, end);
-    dates.set(key, date);
+    dates[slot] = date;
   }
   return date;
 }
