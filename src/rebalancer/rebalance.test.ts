@@ -2,6 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { type RebalanceOptions, rebalanceAccount } from '../engine/index.js';
+import { snapshotsOf } from '../trading/chunk-reads.js';
 import { SnapshotRepository } from '../trading/snapshot-repository.js';
 import { TradeBlockRepository } from '../trade-blocks/repository.js';
 import { addPosition, createAccount } from '../../test/support/rebalancer.js';
@@ -25,7 +26,7 @@ describeEachDatabase('rebalances read plans, priorities, protected cash and mode
     // The production loader, as a rebalance batch reads an account.
     const snapshots = new SnapshotRepository(t.db.kysely, new TradeBlockRepository(t.db.kysely));
     const context = await snapshots.firmContext(t.firm.firmId, asOf);
-    const [loaded] = await snapshots.accounts(context, [accountId]);
+    const [loaded] = snapshotsOf(context, await snapshots.chunkReads(context, [accountId], false));
     return rebalanceAccount(loaded!.snapshot, { assetValues: 'Current', includeCustodialCash: true, ...options });
   }
 

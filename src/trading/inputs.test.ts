@@ -4,6 +4,7 @@ import { describeEachDatabase } from '../../test/support/databases.js';
 import { createTestFirm } from '../../test/support/firm.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { snapshotsOf } from './chunk-reads.js';
 import { SnapshotRepository } from './snapshot-repository.js';
 import { TradeBlockRepository } from '../trade-blocks/repository.js';
 import { loadRebalancerInputs } from './firm-inputs-repository.js';
@@ -133,7 +134,8 @@ describeEachDatabase('loadRebalancerInputs', (database) => {
       ])
       .execute();
     const repository = new SnapshotRepository(db.kysely, new TradeBlockRepository(db.kysely));
-    const { loaded } = await repository.accountsWithTaxes(await repository.firmContext(firmId, '2026-01-01'), [accountId]);
+    const context = await repository.firmContext(firmId, '2026-01-01');
+    const loaded = snapshotsOf(context, await repository.chunkReads(context, [accountId], true));
     const positions = loaded[0]!.snapshot.positions;
     const withLots = positions.find((p) => p.productId === held.id)!;
     expect(withLots.lotsSummary).toEqual({ maxCostPerShare: 70, latestAcquiredOn: '2025-12-20', maxLotCost: 875 });

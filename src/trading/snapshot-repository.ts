@@ -9,9 +9,9 @@ import { microsToPrice } from '../shared/money.js';
 import type { TradeBlockRepository } from '../trade-blocks/repository.js';
 import { tradeBlocksOf } from '../trade-blocks/engine-input.js';
 import { loadSetAsideCash } from '../set-aside-cash/repository.js';
-import { type AccountRow, type ChunkReads, type FirmContext, type LoadedAccount, planOfRow, snapshotsOf } from './chunk-reads.js';
+import { type AccountRow, type ChunkReads, type FirmContext, planOfRow } from './chunk-reads.js';
 import { loadDoNotBuyGroupEquivalency, loadFirmPlans } from './firm-inputs-repository.js';
-import { loadTaxInputs, type TaxInputs } from './tax-inputs-repository.js';
+import { loadTaxInputs } from './tax-inputs-repository.js';
 
 /**
  * Each account's positions as one row (position-lots.ts unpackPositions reads it): `held`, a JSON
@@ -161,20 +161,6 @@ export class SnapshotRepository {
         ];
       }),
     );
-  }
-
-  /** The accounts of `ids` that exist in the firm, each with its full snapshot. */
-  async accounts(context: FirmContext, ids: number[]): Promise<LoadedAccount[]> {
-    return snapshotsOf(context, await this.chunkReads(context, ids, false));
-  }
-
-  /**
-   * A tax-aware chunk: the same snapshots with every lot (with its id) and each account's tax
-   * status, and the households' realized gains and recent trades, read in the same transaction.
-   */
-  async accountsWithTaxes(context: FirmContext, ids: number[]): Promise<{ loaded: LoadedAccount[]; tax: TaxInputs }> {
-    const reads = await this.chunkReads(context, ids, true);
-    return { loaded: snapshotsOf(context, reads), tax: reads.tax ?? { accounts: new Map(), households: new Map() } };
   }
 
   /**
