@@ -1,6 +1,4 @@
-import type { Migration } from 'kysely';
-import { type AnyDb, isPostgres } from './helpers.js';
-import { type StatementCheckedKey, checkKeyByStatement, restoreForeignKey } from './statement-checked-keys.js';
+import { type StatementCheckedKey, keysCheckedByStatement } from './statement-checked-keys.js';
 
 /**
  * PostgreSQL: the foreign keys of the tables written by the thousand in one statement — trades
@@ -30,13 +28,4 @@ export const STATEMENT_CHECKED_KEYS: StatementCheckedKey[] = [
   { name: 'tax_lots_firm_id_fkey', table: 'tax_lots', columns: ['firm_id'], parent: 'firms', parentColumns: ['id'], onDelete: 'no action' },
 ];
 
-export const statementCheckedKeys: Migration = {
-  async up(db: AnyDb) {
-    if (!isPostgres(db)) return;
-    for (const key of STATEMENT_CHECKED_KEYS) await checkKeyByStatement(db, key);
-  },
-  async down(db: AnyDb) {
-    if (!isPostgres(db)) return;
-    for (const key of STATEMENT_CHECKED_KEYS) await restoreForeignKey(db, key);
-  },
-};
+export const statementCheckedKeys = keysCheckedByStatement(STATEMENT_CHECKED_KEYS);

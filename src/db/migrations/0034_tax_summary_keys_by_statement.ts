@@ -1,6 +1,4 @@
-import type { Migration } from 'kysely';
-import { type AnyDb, isPostgres } from './helpers.js';
-import { type StatementCheckedKey, checkKeyByStatement, restoreForeignKey } from './statement-checked-keys.js';
+import { type StatementCheckedKey, keysCheckedByStatement } from './statement-checked-keys.js';
 
 /**
  * PostgreSQL: a tax-aware chunk writes one household tax summary a household, about 1,200 rows a
@@ -15,13 +13,4 @@ export const TAX_SUMMARY_KEYS: StatementCheckedKey[] = [
   { name: 'batch_tax_summaries_firm_id_fkey', table: 'batch_tax_summaries', columns: ['firm_id'], parent: 'firms', parentColumns: ['id'], onDelete: 'no action' },
 ];
 
-export const taxSummaryKeysByStatement: Migration = {
-  async up(db: AnyDb) {
-    if (!isPostgres(db)) return;
-    for (const key of TAX_SUMMARY_KEYS) await checkKeyByStatement(db, key);
-  },
-  async down(db: AnyDb) {
-    if (!isPostgres(db)) return;
-    for (const key of TAX_SUMMARY_KEYS) await restoreForeignKey(db, key);
-  },
-};
+export const taxSummaryKeysByStatement = keysCheckedByStatement(TAX_SUMMARY_KEYS);

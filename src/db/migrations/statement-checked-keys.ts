@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { AnyDb } from './helpers.js';
+import { type Migration, sql } from 'kysely';
+import { type AnyDb, isPostgres } from './helpers.js';
 
 /**
  * PostgreSQL checks a foreign key with a trigger fired for every row written, each a query of its
@@ -151,4 +151,18 @@ export async function restoreForeignKey(db: AnyDb, key: StatementCheckedKey): Pr
   await sql
     .raw(`alter table ${ident(table)} add constraint ${ident(name)} foreign key (${list(columns)}) references ${ident(parent)} (${list(parentColumns)}) on delete ${onDelete}`)
     .execute(db);
+}
+
+/** A migration making `keys` statement-checked on PostgreSQL (up) and foreign keys again (down); nothing on SQLite. */
+export function keysCheckedByStatement(keys: readonly StatementCheckedKey[]): Migration {
+  return {
+    async up(db: AnyDb) {
+      if (!isPostgres(db)) return;
+      for (const key of keys) await checkKeyByStatement(db, key);
+    },
+    async down(db: AnyDb) {
+      if (!isPostgres(db)) return;
+      for (const key of keys) await restoreForeignKey(db, key);
+    },
+  };
 }
