@@ -30,6 +30,7 @@ import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { csvRowBatches } from '../src/shared/csv.js';
 import { sql } from 'kysely';
 import { type Db, migrateToLatest, openDatabase } from '../src/db/database.js';
+import { positionLotsText } from '../src/db/position-lots.js';
 import { importBook } from '../src/import/index.js';
 import { seedDemoFirm } from '../src/seed/demo.js';
 import { openSqliteDriver } from './_floor.js';
@@ -76,8 +77,10 @@ async function sqliteFloor(copy: string, firmId: number, csv: string): Promise<{
   try {
     const accountOf = new Map((db.prepare('select number, id from accounts where firm_id = ?').raw().all(firmId) as [string, number][]).map(([n, id]) => [n, id]));
     const productOf = new Map((db.prepare('select ticker, id from products where firm_id = ?').raw().all(firmId) as [string, number][]).map(([t, id]) => [t, id]));
-    const position = db.prepare('insert into positions (firm_id, account_id, product_id, shares_micros, cost_cents) values (?, ?, ?, ?, ?)');
-    const lot = db.prepare('insert into tax_lots (firm_id, position_id, shares_micros, cost_cents, acquired_date) values (?, ?, ?, ?, ?)');
+    const position = db.prepare('insert into positions (firm_id, account_id, product_id, shares_micros, cost_cents, lots) values (?, ?, ?, ?, ?, ?)');
+    const lot = db.prepare('insert into tax_lots (id, firm_id, position_id, shares_micros, cost_cents, acquired_date) values (?, ?, ?, ?, ?, ?)');
+    // Each position's lot text names its lot's id (db/position-lots.ts), drawn ahead as the import draws it.
+    let lotId = (db.prepare('select coalesce(max(id), 0) as top from tax_lots').get() as { top: number }).top;
     const started = performance.now();
     let rows = 0;
     db.exec('begin');
@@ -87,8 +90,10 @@ async function sqliteFloor(copy: string, firmId: number, csv: string): Promise<{
         const [account, ticker, shares, cost, acquired] = cells as [string, string, string, string, string];
         const sharesMicros = Math.round(Number(shares) * 1e6);
         const costCents = Math.round(Number(cost) * 100);
-        const id = position.run(firmId, accountOf.get(account), productOf.get(ticker), sharesMicros, costCents).lastInsertRowid;
-        lot.run(firmId, id, sharesMicros, costCents, acquired);
+        const productId = productOf.get(ticker);
+        lotId++;
+        const id = position.run(firmId, accountOf.get(account), productId, sharesMicros, costCents, positionLotsText(productId!, [{ id: lotId, shares_micros: sharesMicros, cost_cents: costCents, acquired_date: acquired }])).lastInsertRowid;
+        lot.run(lotId, firmId, id, sharesMicros, costCents, acquired);
         rows++;
       }
     }

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { useTestApp } from '../../test/support/app.js';
+import { staleLotTexts } from '../db/position-lots.js';
 
 describeEachDatabase('portfolio book API (verbose)', (database) => {
   const t = useTestApp(database);
@@ -161,6 +162,7 @@ describeEachDatabase('portfolio book API (verbose)', (database) => {
     expect(position).toMatchObject({ productId: product.id, ticker, shares: 10.5, costBasis: 2100.25, price: 250.12, marketValue: 2626.26 });
     expect(position.taxLots.map((l: { shares: number }) => l.shares)).toEqual([4, 6.5]);
     expect((await call('GET', `/api/v1/Portfolio/Accounts/${account.id}/Positions`)).json()).toEqual(response.json());
+    expect(await staleLotTexts(t.db.kysely)).toEqual([]);
 
     const mismatch = await call('PUT', `/api/v1/Portfolio/Accounts/${account.id}/Positions`, [
       { productId: product.id, shares: 11, taxLots: [{ shares: 4, costBasis: 800, acquiredDate: '2020-01-02' }] },

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { withTotal } from '../db/paging.js';
+import { refreshPositionLots } from '../db/position-lots.js';
 import type { Database } from '../db/schema.js';
 import type { BookTable, JoinedColumns, ReferencedTable } from './entity-descriptor.js';
 
@@ -166,6 +167,7 @@ export class BookRepository {
             })),
           )
           .execute();
+        await refreshPositionLots(this.db, firmId, [id]);
       }
     }
   }

@@ -223,6 +223,8 @@ export interface PositionTable {
   product_id: number;
   shares_micros: number;
   cost_cents: number;
+  /** The position's lots as one text (db/position-lots.ts), kept by every writer of tax_lots; null without lots. */
+  lots: string | null;
 }
 
 export interface TaxLotTable {

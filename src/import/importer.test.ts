@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
+import { staleLotTexts } from '../db/position-lots.js';
 import { seedDemoFirm } from '../seed/demo.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
 import { runImportCommand } from './command.js';
@@ -150,6 +151,10 @@ describeEachDatabase('importBook', (dialect) => {
     expect(account.tax_status).toBe('Taxable');
     const lots = await db.kysely.selectFrom('tax_lots as l').innerJoin('positions as p', 'p.id', 'l.position_id').select(['p.product_id', 'l.shares_micros', 'l.cost_cents', 'l.acquired_date']).where('p.account_id', '=', account.id).orderBy('l.acquired_date').execute();
     expect(lots.map((l) => [Number(l.shares_micros) / 1e6, Number(l.cost_cents) / 100, l.acquired_date])).toEqual([[10, 1200, '2024-01-05'], [20, 1400, '2025-05-01'], [10, 400, '2025-06-01']]);
+    // The lots file replaced the one-lot defaults: the positions' lot texts say so.
+    const texts = await db.kysely.selectFrom('positions').select(['product_id', 'lots']).where('account_id', '=', account.id).orderBy('product_id').execute();
+    expect(texts.map((p) => (p.lots ?? '').split('],[').length)).toEqual([2, 1]);
+    expect(await staleLotTexts(db.kysely)).toEqual([]);
   });
 
   it('refuses lots that do not sum to their position, a bad tax status and an unknown replacement, naming each line, and writes nothing', async () => {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { bulkWrite, type BulkWrite } from '../db/bulk-insert.js';
+import { refreshPositionLots } from '../db/position-lots.js';
 import type { Database } from '../db/schema.js';
 
 /** The positions (id, shares, cost) of account/product pairs, keyed `account:product`. */
@@ -20,8 +21,10 @@ export async function clearLots(conn: Kysely<Database>, firmId: number, position
 
 type NewLot = { positionId: number; shares: number; cost: number; acquired: string };
 
+/** Writes a lots file's lots, and their positions' lot texts again (db/position-lots.ts): they may replace the one-lot default. */
 export async function insertLots(conn: Kysely<Database>, firmId: number, lots: NewLot[]) {
   await bulkWrite(conn, taxLotsWrite(firmId, lots));
+  await refreshPositionLots(conn, firmId, lots.map((l) => l.positionId));
 }
 
 /** An import's tax lots as a bulk write, not yet run (its SQL is checked in: `tax-lots-repository.sql.test.ts`). */

@@ -10,6 +10,7 @@ import { definitionOf, valueProblem } from '../book/custom-fields/rules.js';
 import { type DemoCredentials, seedDemoFirm } from './demo.js';
 import { mayWriteUncheckedKeys } from './repository.js';
 import { describeEachDatabase, testDatabases } from '../../test/support/databases.js';
+import { staleLotTexts } from '../db/position-lots.js';
 
 const SEED = { households: 60, seed: 11, asOf: '2025-06-30', chunkSize: 25 };
 const FIRM_TABLES = [
@@ -104,6 +105,12 @@ describeEachDatabase('seedDemoFirm', (dialect) => {
                  from tax_lots group by position_id) l on l.position_id = p.id
       where l.k is null or l.k > 3 or l.s <> p.shares_micros or l.c <> p.cost_cents`.execute(db.kysely);
     expect(Number(rows[0]?.n)).toBe(0);
+  });
+
+  it("writes each position's lot text as its lots say (db/position-lots.ts)", async () => {
+    const texts = await db.kysely.selectFrom('positions').select('lots').where('lots', 'is not', null).execute();
+    expect(texts.length).toBeGreaterThan(0);
+    expect(await staleLotTexts(db.kysely)).toEqual([]);
   });
 
   it('carries lots for tax-aware rebalancing: short and long term, at gains and at losses, and share classes in one wash-sale group', async () => {
@@ -227,6 +234,7 @@ describeEachDatabase('seedDemoFirm writes every profile whole', (dialect) => {
       const { firm } = await seedDemoFirm(target.db, { households: 12, seed: 4, asOf: '2025-06-30', chunkSize: 5, profile, firmCode: `FK${profile.length}` });
       const accounts = await target.db.kysely.selectFrom('accounts').select('id').where('firm_id', '=', firm.id).execute();
       expect(accounts.length).toBeGreaterThanOrEqual(12);
+      expect(await staleLotTexts(target.db.kysely)).toEqual([]);
       if (profile === 'direct-indexing') {
         // Harvest replacements are written as the ids of the same firm's stocks of the same sector.
         const products = await target.db.kysely.selectFrom('products').select(['id', 'category', 'harvest_replacement_product_id']).where('firm_id', '=', firm.id).execute();

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type BulkConstant, bulkWrite, type BulkWrite, type Column, type ColumnType } from '../db/bulk-insert.js';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
+import { type LotOfText, positionLotsText } from '../db/position-lots.js';
 import type { Database } from '../db/schema.js';
 import type { ChunkRows, FirmRows, TableName } from './rows.js';
 import { SPECS, type TableSpec, WRITE_ORDER } from './table-specs.js';
@@ -151,7 +152,10 @@ export async function queueTables(
 ): Promise<{ ids: IdMap; written: Promise<void> }> {
   const ids: Record<string, readonly number[]> = { ...known };
   const present = WRITE_ORDER.filter((table) => (tables[table]?.length ?? 0) > 0);
-  const withId = (table: TableName) => numbered(table) || allocated?.[table] !== undefined;
+  // Lots written with their positions get their ids here, to go into the positions' `lots` text.
+  const lotsWithPositions = present.includes('positions') && present.includes('tax_lots');
+  if (present.includes('tax_lots') && !lotsWithPositions) throw new Error('tax_lots: lots written without their positions');
+  const withId = (table: TableName) => numbered(table) || allocated?.[table] !== undefined || (table === 'tax_lots' && lotsWithPositions);
   const drawn = await everyOne(present.map(async (table) => (withId(table) ? (allocated?.[table] ?? allocateIds(conn, dialect, table, tables[table]!.length)) : [])));
   const writes: Promise<void>[] = [];
   let failure: { error: unknown } | undefined;
@@ -166,13 +170,15 @@ export async function queueTables(
       if (numbering) ids[table] = [...(known[table] ?? []), ...newIds];
       const columns = Object.keys(spec.columns);
       // Millions of rows pass here: each column's reading is settled once per table, not per value.
-      const readers = columns.map((c) => columnReader(spec, ids, table, c));
+      const readers = columns.map((c) =>
+        table === 'positions' && c === 'lots' ? positionLotsReader(rows.length, lotsWithPositions ? tables.tax_lots! : [], drawn[present.indexOf('tax_lots')] ?? [], ids) : columnReader(spec, ids, table, c),
+      );
       const first = numbering ? 1 : 0;
       const values = rows.map((row, i) => {
         const r = row as Record<string, unknown>;
         const tuple: unknown[] = new Array(first + readers.length);
         if (numbering) tuple[0] = newIds[i];
-        for (let c = 0; c < readers.length; c++) tuple[first + c] = (readers[c] as ColumnReader)(r);
+        for (let c = 0; c < readers.length; c++) tuple[first + c] = (readers[c] as ColumnReader)(r, i);
         return tuple;
       });
       const step = dialect === 'sqlite' ? SQLITE_ROWS_PER_STATEMENT : PG_ROWS_PER_STATEMENT;
@@ -229,7 +235,33 @@ export function seedTableWrite(table: TableName, withId: boolean, firmId: number
   return { table, columns, constants, rows };
 }
 
-type ColumnReader = (row: Record<string, unknown>) => unknown;
+/** A column's value of the row at `index` of its table's rows. */
+type ColumnReader = (row: Record<string, unknown>, index: number) => unknown;
+
+type LotRow = { position_id: number; shares_micros: number; cost_cents: number; acquired_date: string };
+
+/**
+ * The `lots` column of the write's positions (db/position-lots.ts), from the write's lots and the
+ * ids drawn for them. A position's lots come with it: a lot naming a position written before
+ * (`known`) would leave that position's text stale, so it is refused (no writer does that; the
+ * import's lot files go through LotWriter, which refreshes the texts).
+ */
+function positionLotsReader(positionCount: number, lots: readonly object[], lotIds: readonly number[], ids: Record<string, readonly number[]>): ColumnReader {
+  const first = (ids.positions?.length ?? 0) - positionCount;
+  const byPosition = new Map<number, LotOfText[]>();
+  for (let i = 0; i < lots.length; i++) {
+    const lot = lots[i] as LotRow;
+    const at = lot.position_id - first;
+    if (at < 0) throw new Error(`tax_lots: a lot of position ${lot.position_id} written apart from its position`);
+    const list = byPosition.get(at) ?? [];
+    list.push({ id: lotIds[i] as number, shares_micros: lot.shares_micros, cost_cents: lot.cost_cents, acquired_date: lot.acquired_date });
+    byPosition.set(at, list);
+  }
+  return (r, i) => {
+    const lotsOf = byPosition.get(i);
+    return lotsOf === undefined ? null : positionLotsText(resolve(ids, 'products', r.product_id as number, 'positions', 'lots'), lotsOf);
+  };
+}
 
 /** A column's value of a generated row: a reference (a row position) becomes the id written for that row. */
 function columnReader(spec: TableSpec, ids: Record<string, readonly number[]>, table: string, column: string): ColumnReader {

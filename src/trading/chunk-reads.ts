@@ -9,7 +9,7 @@ import { groupBy } from '../shared/group-by.js';
 import { centsToDollars, microsToShares } from '../shared/money.js';
 import type { FirmOptions } from '../trade-blocks/repository.js';
 import { unpackPositions } from './position-lots.js';
-import type { TaxInputs } from './tax-inputs-repository.js';
+import type { ChunkOrder, TaxInputs } from './tax-inputs-repository.js';
 
 /** What every account of a batch shares: loaded once per chunk's batch, not per account. */
 export interface FirmContext {
@@ -51,7 +51,7 @@ export interface ChunkReads {
   lots: Map<number, string>;
   setAsideCash: Map<number, SetAsideCash[]>;
   pending: { account_id: number; product_id: number | null; type: string; shares_micros: number; amount_cents: number }[];
-  orders: { account_id: number; product_id: number; side: string; shares_micros: number; amount_cents: number; trade_instance_id: number }[];
+  orders: ChunkOrder[];
   /** Cash a registration rebalance moves between sleeves counts like its trades until cancelled. */
   transfers: { account_id: number; amount_cents: number; trade_instance_id: number }[];
   substitutions: { id: number; account_id: number | null; product_id: number; substitute_product_id: number }[];

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { refreshPositionLots } from '../db/position-lots.js';
 import type { LotSelection, TaxStatus } from '../engine/index.js';
 import { effectiveTaxStatus } from '../book/registration-types.js';
 
@@ -105,6 +106,8 @@ export class ExecutionTransaction {
       await this.trx.updateTable('tax_lots').set({ cost_cents: sql`cost_cents + ${a.addCents}`, acquired_date: a.acquiredDate }).where('id', '=', a.lotId).execute();
       await this.trx.updateTable('positions').set({ cost_cents: sql`cost_cents + ${a.addCents}` }).where('id', '=', a.positionId).execute();
     }
+    // The lots' text beside them (db/position-lots.ts): this position's, and a wash sale's replacement lots' positions.
+    if (w.lotUpdates.length > 0 || w.newLot || w.washAdjustments.length > 0) await refreshPositionLots(this.trx, firmId, [position.id, ...w.washAdjustments.map((a) => a.positionId)]);
     for (const s of w.sales) {
       await this.trx
         .insertInto('realized_sales')

@@ -2,6 +2,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { useTestApp } from '../../test/support/app.js';
 import { describeEachDatabase } from '../../test/support/databases.js';
+import { staleLotTexts } from '../db/position-lots.js';
 import { type TradeOut, tradingCalls } from '../../test/support/trading.js';
 import { daysAgo, household } from './tax-test-support.js';
 
@@ -70,6 +71,8 @@ describeEachDatabase('executing trades', (database) => {
     expect(await lotsOf(ira.id)).toEqual([{ product_id: hh.VTI, shares_micros: 20e6, cost_cents: 500_000, acquired_date: daysAgo(210) }]);
     const position = await t.db.kysely.selectFrom('positions').select('cost_cents').where('account_id', '=', ira.id).executeTakeFirstOrThrow();
     expect(Number(position.cost_cents)).toBe(500_000);
+    // The IRA position's lot text carries the moved loss and date too (db/position-lots.ts).
+    expect(await staleLotTexts(t.db.kysely)).toEqual([]);
   });
 
   it('relieves the lots of a partial execution by the method of the run that planned the sell: HIFO as asked, FIFO for a run without taxOptions', async () => {
@@ -88,6 +91,7 @@ describeEachDatabase('executing trades', (database) => {
     // Executed in part, so not the lots the plan named: the method's order decides.
     expect((await execute(hifoSell!, { shares: 20 })).json().realized).toEqual([expect.objectContaining({ shares: 20, costBasis: 5000, term: 'Long', gain: -1000 })]);
     expect((await execute(plainSell!, { shares: 20 })).json().realized).toEqual([expect.objectContaining({ shares: 20, costBasis: 2000, term: 'Long', gain: 2000 })]);
+    expect(await staleLotTexts(t.db.kysely)).toEqual([]);
   });
 
   it('refuses what it cannot do: 404, 400 naming the field, 409, 403 without the edit privilege, and writes nothing', async () => {

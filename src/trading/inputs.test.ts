@@ -4,6 +4,7 @@ import { describeEachDatabase } from '../../test/support/databases.js';
 import { createTestFirm } from '../../test/support/firm.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { refreshPositionLots } from '../db/position-lots.js';
 import { snapshotsOf } from './chunk-reads.js';
 import { SnapshotRepository } from './snapshot-repository.js';
 import { TradeBlockRepository } from '../trade-blocks/repository.js';
@@ -133,6 +134,7 @@ describeEachDatabase('loadRebalancerInputs', (database) => {
         { firm_id: firmId, position_id: position.id, shares_micros: 7_500_000, cost_cents: 37_500, acquired_date: '2024-07-04' },
       ])
       .execute();
+    await refreshPositionLots(k, firmId, [position.id]);
     const repository = new SnapshotRepository(db.kysely, new TradeBlockRepository(db.kysely));
     const context = await repository.firmContext(firmId, '2026-01-01');
     const loaded = snapshotsOf(context, await repository.chunkReads(context, [accountId], true));

@@ -345,6 +345,35 @@ function accountLots(s: string): AccountLots | null {
 }
 
 /**
+ * The (product, acquired date) of each lot of an account's lot text (db/position-lots.ts
+ * accountLotsQuery) acquired on or after `since`, an ISO date: the household's recent buys, read
+ * from its other accounts' lots. A text the scan does not read is parsed as JSON.
+ */
+export function lotsAcquiredSince(s: string, since: string): { productId: number; date: string }[] {
+  const out: { productId: number; date: string }[] = [];
+  let at = 0;
+  while (s.charCodeAt(at) === SPACE) at++;
+  let scanned = s.charCodeAt(at++) === OPEN;
+  while (s.charCodeAt(at) === SPACE) at++;
+  if (scanned && s.charCodeAt(at) === CLOSE) return out;
+  while (scanned) {
+    at = scanLot(s, at);
+    if (at < 0) {
+      scanned = false;
+      break;
+    }
+    const date = dateAt(s, lotDateStart, lotDateEnd);
+    if (date >= since) out.push({ productId: lotNumbers[PRODUCT] as number, date });
+    while (s.charCodeAt(at) === SPACE) at++;
+    const next = s.charCodeAt(at++);
+    if (next === CLOSE) break;
+    if (next !== COMMA) scanned = false;
+  }
+  if (scanned) return out;
+  return (JSON.parse(s) as LotTuple[]).filter((lot) => lot[4] >= since).map((lot) => ({ productId: lot[0], date: lot[4] }));
+}
+
+/**
  * The lots of one run (from its offset in the runs), read again from the text accountLots walked.
  * Gathered in one list that keeps its room from run to run (emptied slot by slot), then copied to
  * a list of their number: a list made by `new Array(n)` is one with holes to V8 for good, and

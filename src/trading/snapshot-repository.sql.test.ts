@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compilerOf, sqlText } from '../../test/support/sql-snapshot.js';
-import { accountLotsQuery, packedPositionsQuery } from './snapshot-repository.js';
+import { accountLotsQuery } from '../db/position-lots.js';
+import { packedPositionsQuery } from './snapshot-repository.js';
 
 describe.each(['sqlite', 'postgres'] as const)('packed rebalance reads [%s]', (dialect) => {
   const db = compilerOf(dialect);

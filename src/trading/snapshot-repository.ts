@@ -4,6 +4,7 @@ import { isPostgres } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { type BuyPriorityId, type SellPriorityId, type Model, type Product, SellPriority, type Substitution, type TradeBlock } from '../engine/index.js';
 import { inIds } from '../db/id-chunks.js';
+import { accountLotsQuery } from '../db/position-lots.js';
 import { groupBy } from '../shared/group-by.js';
 import { microsToPrice } from '../shared/money.js';
 import type { TradeBlockRepository } from '../trade-blocks/repository.js';
@@ -27,48 +28,6 @@ export function packedPositionsQuery(trx: Kysely<Database>, firmId: number, acco
     .where('firm_id', '=', firmId)
     .where(inIds(trx, 'account_id', accountIds))
     .groupBy('account_id');
-}
-
-/**
- * Each account's lots as one row beside packedPositionsQuery's (position-lots.ts unpackPositions
- * reads both): one JSON array an account of (product_id, id, shares_micros, cost_cents,
- * acquired_date), a position's lots together and the positions in product order, as the join walks
- * the (account, product) and (position, acquired date) indexes, on either database. No row
- * for an account none of whose positions has lots. One list an account through a join costs SQLite
- * about a third less than a list a position built by a subquery beside each position. Lots are
- * otherwise unordered: the engine orders a position's lots itself (by date, then id).
- *
- * PostgreSQL reads each position's lots through its index, whatever the planner thinks of the
- * join: a lateral subquery it cannot merge into the join (`offset 0`). As a plain join it hashed
- * the chunk's positions against a scan of every lot of the database, in parallel: 300 accounts of
- * a 100,000-account book took 150 ms of three processes against 29 ms by the index, and a chunk
- * of 2,500 accounts 710–740 ms against 280–500 ms; the scan grows with every firm's lots. The
- * text is built by `string_agg`, without a sort: `json_agg` of `json_build_array` with an `order by`
- * took a third longer (105 against 70 ms for a chunk's 55,000 lots) and was a tax-aware batch's
- * largest read. The join walks the lots in product order as on SQLite; were a plan to mix them,
- * unpackPositions would parse the text instead of scanning it (the same lots, more slowly). The
- * dates are ISO dates (every writer checks them), quoted as JSON quotes them.
- */
-export function accountLotsQuery(trx: Kysely<Database>, firmId: number, accountIds: number[]) {
-  if (isPostgres(trx)) {
-    return trx
-      .selectFrom('positions as p')
-      .crossJoinLateral((eb) => eb.selectFrom('tax_lots').select(['id', 'shares_micros', 'cost_cents', 'acquired_date']).whereRef('tax_lots.position_id', '=', 'p.id').offset(0).as('l'))
-      .select([
-        'p.account_id',
-        sql<string>`'[[' || string_agg(p.product_id || ',' || l.id || ',' || l.shares_micros || ',' || l.cost_cents || ',"' || l.acquired_date || '"', '],[') || ']]'`.as('lots'),
-      ])
-      .where('p.firm_id', '=', firmId)
-      .where(inIds(trx, 'p.account_id', accountIds))
-      .groupBy('p.account_id');
-  }
-  return trx
-    .selectFrom('positions as p')
-    .innerJoin('tax_lots as l', 'l.position_id', 'p.id')
-    .select(['p.account_id', sql<string>`json_group_array(json_array(p.product_id, l.id, l.shares_micros, l.cost_cents, l.acquired_date))`.as('lots')])
-    .where('p.firm_id', '=', firmId)
-    .where(inIds(trx, 'p.account_id', accountIds))
-    .groupBy('p.account_id');
 }
 
 export type { AccountRow, FirmContext };
@@ -194,7 +153,8 @@ export class SnapshotRepository {
       .execute();
     const found = accounts.map((a) => a.id);
     if (found.length === 0) return emptyReads(withTaxes);
-    const tax = withTaxes ? await loadTaxInputs(trx, firmId, accounts, context.asOfDate) : null;
+    const taxReads = withTaxes ? await loadTaxInputs(trx, firmId, accounts, context.asOfDate) : null;
+    const tax = taxReads?.tax ?? null;
     const setAsideCash = await loadSetAsideCash(trx, firmId, found, context.asOfDate);
     // Lots matter only to Sell If No Gain (which shares are at a loss); elsewhere the position's
     // total cost basis is all the engine reads, and lots are the largest table of a book.
@@ -218,13 +178,16 @@ export class SnapshotRepository {
       .where('firm_id', '=', firmId)
       .where(inIds(trx, 'account_id', found))
       .execute();
-    const orders = await trx
-      .selectFrom('trades')
-      .select(['account_id', 'product_id', 'side', 'shares_micros', 'amount_cents', 'trade_instance_id'])
-      .where('firm_id', '=', firmId)
-      .where(inIds(trx, 'account_id', found))
-      .where('status', '=', 'Open')
-      .execute();
+    // A tax-aware chunk has read its accounts' open orders with their households'.
+    const orders =
+      taxReads?.orders ??
+      (await trx
+        .selectFrom('trades')
+        .select(['account_id', 'product_id', 'side', 'shares_micros', 'amount_cents', 'trade_instance_id'])
+        .where('firm_id', '=', firmId)
+        .where(inIds(trx, 'account_id', found))
+        .where('status', '=', 'Open')
+        .execute());
     const transfers = await trx
       .selectFrom('sleeve_transfers as s')
       .innerJoin('trade_instances as i', 'i.id', 's.trade_instance_id')

@@ -116,10 +116,21 @@ describeEachDatabase('tax-aware rebalancing through the trading API', (database)
       .execute();
     const lossSale = { productId: hh.SCHB, date: daysAgo(10), kind: 'LossSale', accountId: taxable.id };
     const chunkOf = (ids: number[]) => t.db.kysely.selectFrom('accounts').select(['id', 'registration_id']).where('id', 'in', ids).orderBy('id').execute();
-    const alone = await loadTaxInputs(t.db.kysely, t.firm.firmId, await chunkOf([ira.id]), daysAgo(0));
+    const { tax: alone } = await loadTaxInputs(t.db.kysely, t.firm.firmId, await chunkOf([ira.id]), daysAgo(0));
     expect(alone.households.get(hh.clientId)?.recentTrades).toEqual([lossSale]);
-    const both = await loadTaxInputs(t.db.kysely, t.firm.firmId, await chunkOf([ira.id, taxable.id]), daysAgo(0));
+    const { tax: both } = await loadTaxInputs(t.db.kysely, t.firm.firmId, await chunkOf([ira.id, taxable.id]), daysAgo(0));
     expect(both.households.get(hh.clientId)?.recentTrades).toEqual([lossSale, { productId: hh.VTI, date: daysAgo(5), kind: 'Buy' }]);
+  });
+
+  it("counts the open orders of the chunk's accounts, read with their household's, as executed: a second tax-aware run trades nothing more", async () => {
+    const hh = await household(t.db.kysely, t.firm.firmId, t.firm.representativeId, 50);
+    const { id } = await hh.account('Individual', 10000, [{ productId: hh.BND, lots: [{ shares: 125, cost: 10000, acquired: daysAgo(400) }] }]);
+    const first = await tradesOf(await generate({ reason: 'NeedReview', keys: [id], taxOptions: {} }));
+    expect(first.map(row)).toEqual([`BUY ${hh.VTI} 50 = 10000`]);
+    const again = await generate({ reason: 'NeedReview', keys: [id], taxOptions: {} });
+    expect(await tradesOf(again)).toEqual([]);
+    const details = (await get(`/api/Trading/TradeGenerationStatus/${again}/Message`)).json().details as { entityId: number; message: string }[];
+    expect(details).toContainEqual(expect.objectContaining({ entityId: id, message: `1 open order of trade instance ${first[0]!.tradeInstanceId} counted as executed: buys $10,000.00` }));
   });
 
   it('without taxOptions the trades carry no lots and the tax summary is empty', async () => {

@@ -1,12 +1,12 @@
-import { type Kysely, sql } from 'kysely';
-import { jsonArrayText } from '../db/aggregate.js';
-import { isPostgres } from '../db/dialect.js';
+import type { Kysely } from 'kysely';
 import { firmCheck } from '../db/firm-check.js';
 import { inIds } from '../db/id-chunks.js';
+import { accountLotsQuery } from '../db/position-lots.js';
 import type { Database } from '../db/schema.js';
 import type { RecentTrade, TaxStatus } from '../engine/index.js';
 import { effectiveTaxStatus } from '../book/registration-types.js';
 import { centsToDollars } from '../shared/money.js';
+import { lotsAcquiredSince } from './position-lots.js';
 import { decodeTradeLots } from './trade-lots-codec.js';
 
 /** What a tax-aware run knows of one household beyond its accounts' own snapshots. */
@@ -21,6 +21,16 @@ export interface HouseholdTaxData {
 export interface ChunkAccount {
   id: number;
   registration_id: number;
+}
+
+/** An open order of an account of the chunk, as its snapshot reads it. */
+export interface ChunkOrder {
+  account_id: number;
+  product_id: number;
+  side: string;
+  shares_micros: number;
+  amount_cents: number;
+  trade_instance_id: number;
 }
 
 export interface TaxInputs {
@@ -40,7 +50,7 @@ function daysBefore(date: string, days: number): string {
  * executed loss sales, open orders, pending buys, and lots acquired in the window. The chunk's
  * taxable accounts' lots are in their snapshots already; the engine reads those itself.
  */
-export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, chunk: readonly ChunkAccount[], asOfDate: string): Promise<TaxInputs> {
+export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, chunk: readonly ChunkAccount[], asOfDate: string): Promise<{ tax: TaxInputs; orders: ChunkOrder[] }> {
   // Every account of the chunk's households, in the chunk or not: the households first (by the
   // chunk's registrations' keys), then their accounts through the (client) and (registration)
   // indexes, the firm a check on the rows found (firmCheck). As one read (the households a
@@ -48,7 +58,7 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, chunk
   // 35–55 ms a chunk of 2,500 accounts in a firm of 35,000 and growing with the firm, against
   // 10–15 ms for the two.
   const registrationIds = [...new Set(chunk.map((a) => a.registration_id))];
-  if (registrationIds.length === 0) return { accounts: new Map(), households: new Map() };
+  if (registrationIds.length === 0) return { tax: { accounts: new Map(), households: new Map() }, orders: [] };
   const clientIds = (
     await trx.selectFrom('registrations').select('client_id').distinct().where('firm_id', '=', firmId).where(inIds(trx, 'id', registrationIds)).execute()
   ).map((r) => r.client_id);
@@ -99,9 +109,11 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, chunk
     if (r.trade_date >= windowStart && Number(r.gain_cents) < 0) h.recentTrades.push({ productId: r.product_id, date: r.trade_date, kind: 'LossSale', accountId: r.account_id });
   }
 
+  // Every member's open orders, the chunk's accounts' among them: the chunk's snapshots take theirs
+  // from here rather than reading them again (snapshot-repository.ts).
   const orders = await trx
     .selectFrom('trades')
-    .select(['account_id', 'product_id', 'side', 'created_at', 'short_term_gain_cents', 'long_term_gain_cents', 'lots'])
+    .select(['account_id', 'product_id', 'side', 'shares_micros', 'amount_cents', 'trade_instance_id', 'created_at', 'lots'])
     .where('firm_id', '=', firmId)
     .where(inIds(trx, 'account_id', memberIds))
     .where('status', '=', 'Open')
@@ -134,49 +146,17 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, chunk
   }
 
   // The chunk's taxable accounts bring their lots in their snapshots; every other account of the
-  // household (outside the chunk, or not taxable) brings only its lots of the window, here.
+  // household (outside the chunk, or not taxable) brings only its lots of the window, here: from
+  // its positions' lot texts (db/position-lots.ts), which cost no probe of the lots a position.
   const others = buyers.filter((id) => !inChunk.has(id) || accounts.get(id)?.taxStatus !== 'Taxable');
   if (others.length > 0) {
-    const rows = await recentLotsQuery(trx, firmId, others, windowStart).execute();
-    for (const row of rows) {
+    for (const row of await accountLotsQuery(trx, firmId, others).execute()) {
       const h = households.get(householdOf.get(row.account_id) ?? -1);
       if (!h) continue;
-      const flat = JSON.parse(row.lots) as (number | string)[];
-      for (let k = 0; k + 1 < flat.length; k += 2) h.recentTrades.push({ productId: flat[k] as number, date: flat[k + 1] as string, kind: 'Buy' });
+      for (const lot of lotsAcquiredSince(row.lots, windowStart)) h.recentTrades.push({ productId: lot.productId, date: lot.date, kind: 'Buy' });
     }
   }
   for (const h of households.values()) h.recentTrades.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.productId - b.productId));
-  return { accounts, households };
-}
-
-/**
- * The lots of the accounts acquired since `windowStart`, one row an account, "[product_id, date, …]"
- * flat: a chunk's window holds hundreds of thousands of lots, and an object for each cost more than
- * the search. Its SQL is checked in (`tax-inputs-repository.sql.test.ts`). Reached through the
- * accounts' positions (indexed by account), so a chunk's cost does not grow with the firm; on
- * PostgreSQL each position's recent lots through the (position, acquired date) index, in a lateral
- * subquery the planner cannot merge into a join (`offset 0`): as a join it scanned every lot of the
- * database in parallel, 0.97–1.13 s for a chunk of 2,500 accounts against 0.20–0.24 s by the index
- * (snapshot-repository.ts accountLotsQuery reads a chunk's lots the same way).
- */
-export function recentLotsQuery(db: Kysely<Database>, firmId: number, accountIds: number[], windowStart: string) {
-  if (isPostgres(db)) {
-    return db
-      .selectFrom('positions as p')
-      .crossJoinLateral((eb) =>
-        eb.selectFrom('tax_lots').select('acquired_date').whereRef('tax_lots.position_id', '=', 'p.id').where('tax_lots.acquired_date', '>=', windowStart).offset(0).as('l'),
-      )
-      .select(['p.account_id', jsonArrayText(db, sql`p.product_id || ',' || to_json(l.acquired_date)::text`).as('lots')])
-      .where('p.firm_id', '=', firmId)
-      .where(inIds(db, 'p.account_id', accountIds))
-      .groupBy('p.account_id');
-  }
-  return db
-    .selectFrom('tax_lots as l')
-    .innerJoin('positions as p', 'p.id', 'l.position_id')
-    .select(['p.account_id', jsonArrayText(db, sql`p.product_id || ',' || json_quote(l.acquired_date)`).as('lots')])
-    .where('p.firm_id', '=', firmId)
-    .where(inIds(db, 'p.account_id', accountIds))
-    .where('l.acquired_date', '>=', windowStart)
-    .groupBy('p.account_id');
+  const chunkOrders = orders.filter((o) => inChunk.has(o.account_id)).map(({ account_id, product_id, side, shares_micros, amount_cents, trade_instance_id }) => ({ account_id, product_id, side, shares_micros, amount_cents, trade_instance_id }));
+  return { tax: { accounts, households }, orders: chunkOrders };
 }

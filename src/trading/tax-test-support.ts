@@ -1,6 +1,7 @@
 // A household builder for the tax-aware tests (tax-aware.test.ts, execution.test.ts).
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { refreshPositionLots } from '../db/position-lots.js';
 
 export const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 export const stamp = '2026-01-01T00:00:00.000Z';
@@ -29,6 +30,7 @@ export async function household(db: Kysely<Database>, firmId: number, representa
       const shares = h.lots.reduce((s, l) => s + l.shares, 0);
       const position = await db.insertInto('positions').values({ firm_id: firmId, account_id: id, product_id: h.productId, shares_micros: shares * 1e6, cost_cents: h.lots.reduce((s, l) => s + l.cost * 100, 0) }).returning('id').executeTakeFirstOrThrow();
       for (const l of h.lots) lotIds.push((await db.insertInto('tax_lots').values({ firm_id: firmId, position_id: position.id, shares_micros: l.shares * 1e6, cost_cents: l.cost * 100, acquired_date: l.acquired }).returning('id').executeTakeFirstOrThrow()).id);
+      await refreshPositionLots(db, firmId, [position.id]);
     }
     return { id, lotIds };
   };

@@ -2,6 +2,7 @@ import { type Insertable, type Kysely, type Selectable, type Updateable, sql } f
 import type { AccountSleeveTable, AccountTable, Database, SleeveRegistrationTable } from '../../db/schema.js';
 import { locksRows } from '../../db/dialect.js';
 import { pricedHoldingsByAccount } from '../../db/holdings.js';
+import { refreshPositionLots } from '../../db/position-lots.js';
 
 export type AccountRow = Selectable<AccountTable>;
 export type SleeveRow = Selectable<AccountSleeveTable>;
@@ -177,6 +178,7 @@ export class SleeveRepository {
         .where('id', '=', target)
         .execute();
       await this.db.updateTable('tax_lots').set({ position_id: target }).where('firm_id', '=', firmId).where('position_id', '=', position.id).execute();
+      await refreshPositionLots(this.db, firmId, [target]);
       await this.db.deleteFrom('positions').where('firm_id', '=', firmId).where('id', '=', position.id).execute();
     }
     const { cash_cents: cash } = await this.db.selectFrom('accounts').select('cash_cents').where('firm_id', '=', firmId).where('id', '=', fromId).executeTakeFirstOrThrow();

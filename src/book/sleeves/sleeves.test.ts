@@ -4,6 +4,7 @@ import { describeEachDatabase } from '../../../test/support/databases.js';
 import { createProduct } from '../../../test/support/rebalancer.js';
 import { tradingCalls } from '../../../test/support/trading.js';
 import { caller, createSleeveBook, fieldsOf, type SleeveBook } from './test-support.js';
+import { refreshPositionLots, staleLotTexts } from '../../db/position-lots.js';
 
 const base = '/api/v1/Trading/Sleeve/Registrations';
 const process = `${base}/Action/Process`;
@@ -274,6 +275,7 @@ describeEachDatabase('sleeve registrations (sections 2.15 and 4.8)', (database) 
       const cost = lots.reduce((sum, [, cents]) => sum + cents, 0);
       const row = await k.insertInto('positions').values({ firm_id: firmId, account_id: accountId, product_id: productId, shares_micros: shares, cost_cents: cost }).returning('id').executeTakeFirstOrThrow();
       await k.insertInto('tax_lots').values(lots.map(([micros, cents, date]) => ({ firm_id: firmId, position_id: row.id, shares_micros: micros, cost_cents: cents, acquired_date: date }))).execute();
+      await refreshPositionLots(k, firmId, [row.id]);
     };
     await position(custodial!.accountId, book.products.BND, [[2e6, 15_000, '2024-01-02']]);
     await position(income!.accountId, book.products.BND, [[3e6, 25_000, '2024-05-06'], [2_500_000, 15_001, '2025-07-08']]);
@@ -299,6 +301,8 @@ describeEachDatabase('sleeve registrations (sections 2.15 and 4.8)', (database) 
     );
     const bndLots = await k.selectFrom('tax_lots as l').innerJoin('positions as p', 'p.id', 'l.position_id').select('l.id').where('p.account_id', '=', custodial!.accountId).where('p.product_id', '=', book.products.BND).execute();
     expect(bndLots).toHaveLength(3);
+    // The merged position's lot text holds the lots moved into it.
+    expect(await staleLotTexts(k)).toEqual([]);
     const removed = await k.selectFrom('accounts').select(['id', 'cash_cents', 'is_active']).where('id', 'in', [income!.accountId, intl!.accountId]).orderBy('id').execute();
     expect(removed.map((a) => [Number(a.cash_cents), a.is_active])).toEqual([[0, 0], [0, 0]]);
     expect((await k.selectFrom('positions').select('id').where('account_id', 'in', [income!.accountId, intl!.accountId]).execute())).toEqual([]);

@@ -29,6 +29,7 @@ import { dataChangeNotifications } from './0031_data_change_notifications.js';
 import { statementCheckedKeys } from './0032_statement_checked_keys.js';
 import { keyLookupsByDistinctKey } from './0033_key_lookups_by_distinct_key.js';
 import { taxSummaryKeysByStatement } from './0034_tax_summary_keys_by_statement.js';
+import { positionLotsText } from './0035_position_lots_text.js';
 
 /** Ordered by name; a new migration is a new entry, never an edit of a shipped one. */
 const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '0032_statement_checked_keys': statementCheckedKeys,
   '0033_key_lookups_by_distinct_key': keyLookupsByDistinctKey,
   '0034_tax_summary_keys_by_statement': taxSummaryKeysByStatement,
+  '0035_position_lots_text': positionLotsText,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,2 +1,2 @@
-select "p"."account_id", '[[' || string_agg(p.product_id || ',' || l.id || ',' || l.shares_micros || ',' || l.cost_cents || ',"' || l.acquired_date || '"', '],[') || ']]' as "lots" from "positions" as "p" cross join lateral (select "id", "shares_micros", "cost_cents", "acquired_date" from "tax_lots" where "tax_lots"."position_id" = "p"."id" offset $1) as "l" where "p"."firm_id" = $2 and "p"."account_id" = any($3::int4[]) group by "p"."account_id"
--- parameters: [0,1,[10,11]]
+select "account_id", '[[' || string_agg(lots, '],[') || ']]' as "lots" from "positions" where "firm_id" = $1 and "account_id" = any($2::int4[]) and "lots" is not null group by "account_id"
+-- parameters: [1,[10,11]]

@@ -1,2 +1,0 @@
-select "p"."account_id", '[' || string_agg(p.product_id || ',' || to_json(l.acquired_date)::text, ',') || ']' as "lots" from "positions" as "p" cross join lateral (select "acquired_date" from "tax_lots" where "tax_lots"."position_id" = "p"."id" and "tax_lots"."acquired_date" >= $1 offset $2) as "l" where "p"."firm_id" = $3 and "p"."account_id" = any($4::int4[]) group by "p"."account_id"
--- parameters: ["2026-10-27",0,1,[10,11]]
