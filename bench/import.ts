@@ -77,7 +77,7 @@ async function sqliteFloor(copy: string, firmId: number, csv: string): Promise<{
   try {
     const accountOf = new Map((db.prepare('select number, id from accounts where firm_id = ?').raw().all(firmId) as [string, number][]).map(([n, id]) => [n, id]));
     const productOf = new Map((db.prepare('select ticker, id from products where firm_id = ?').raw().all(firmId) as [string, number][]).map(([t, id]) => [t, id]));
-    const position = db.prepare('insert into positions (firm_id, account_id, product_id, shares_micros, cost_cents, lots) values (?, ?, ?, ?, ?, ?)');
+    const position = db.prepare('insert into positions (firm_id, account_id, product_id, shares_micros, cost_cents, lots, latest_lot_date) values (?, ?, ?, ?, ?, ?, ?)');
     const lot = db.prepare('insert into tax_lots (id, firm_id, position_id, shares_micros, cost_cents, acquired_date) values (?, ?, ?, ?, ?, ?)');
     // Each position's lot text names its lot's id (db/position-lots.ts), drawn ahead as the import draws it.
     let lotId = (db.prepare('select coalesce(max(id), 0) as top from tax_lots').get() as { top: number }).top;
@@ -92,7 +92,7 @@ async function sqliteFloor(copy: string, firmId: number, csv: string): Promise<{
         const costCents = Math.round(Number(cost) * 100);
         const productId = productOf.get(ticker);
         lotId++;
-        const id = position.run(firmId, accountOf.get(account), productId, sharesMicros, costCents, positionLotsText(productId!, [{ id: lotId, shares_micros: sharesMicros, cost_cents: costCents, acquired_date: acquired }])).lastInsertRowid;
+        const id = position.run(firmId, accountOf.get(account), productId, sharesMicros, costCents, positionLotsText(productId!, [{ id: lotId, shares_micros: sharesMicros, cost_cents: costCents, acquired_date: acquired }]), acquired).lastInsertRowid;
         lot.run(lotId, firmId, id, sharesMicros, costCents, acquired);
         rows++;
       }

@@ -11,6 +11,8 @@ import type { Database } from './schema.js';
  * `[[…]]` (snapshot-repository.ts accountLotsQuery), the text position-lots.ts unpackPositions
  * scans: a tax-aware chunk reads its taxable accounts' lots without an index probe a position
  * and a text built a lot, which on PostgreSQL were the largest part of its reads.
+ * `positions.latest_lot_date` beside it is the newest acquired date of those lots: a household's
+ * recent buys are read from the few positions with a lot in the window (recentLotsQuery).
  */
 export const LOT_SEPARATOR = '],[';
 
@@ -29,16 +31,29 @@ export function positionLotsText(productId: number, lots: readonly LotOfText[]):
   return sorted.map((lot) => `${productId},${lot.id},${lot.shares_micros},${lot.cost_cents},"${lot.acquired_date}"`).join(LOT_SEPARATOR);
 }
 
+/** The newest acquired date of `lots` (null for none), as refreshPositionLots writes `latest_lot_date`. */
+export function latestLotDate(lots: readonly LotOfText[]): string | null {
+  let latest: string | null = null;
+  for (const lot of lots) if (latest === null || lot.acquired_date > latest) latest = lot.acquired_date;
+  return latest;
+}
+
 /**
- * Writes `lots` of the positions `positionIds` (of firm `firmId`) again from their rows in
- * `tax_lots`, after a writer changed them: one statement a list of positions. Every writer of
- * `tax_lots` calls it in the transaction of its change (the bulk writers build the text
- * themselves, positionLotsText, for the positions they write with their lots).
+ * Writes `lots` and `latest_lot_date` of the positions `positionIds` (of firm `firmId`) again from
+ * their rows in `tax_lots`, after a writer changed them: one statement a list of positions. Every
+ * writer of `tax_lots` calls it in the transaction of its change (the bulk writers build the
+ * columns themselves, positionLotsText and latestLotDate, for the positions they write with their
+ * lots).
  */
 export async function refreshPositionLots(db: Kysely<Database>, firmId: number, positionIds: readonly number[]): Promise<void> {
   for (const slice of idChunks(db, [...new Set(positionIds)])) {
-    await db.updateTable('positions').set({ lots: lotsOfPosition(db) }).where('firm_id', '=', firmId).where(inIds(db, 'id', slice)).execute();
+    await db.updateTable('positions').set({ lots: lotsOfPosition(db), latest_lot_date: latestLotDateOfPosition() }).where('firm_id', '=', firmId).where(inIds(db, 'id', slice)).execute();
   }
+}
+
+/** `latest_lot_date` of the row of `positions` a statement is at, from its rows in `tax_lots`. */
+export function latestLotDateOfPosition(): RawBuilder<string | null> {
+  return sql<string | null>`(select max(l.acquired_date) from tax_lots as l where l.position_id = positions.id)`;
 }
 
 /**
@@ -57,7 +72,12 @@ export async function staleLotTexts(db: Kysely<Database>): Promise<number[]> {
   const rows = await db
     .selectFrom('positions')
     .select('id')
-    .where(sql<boolean>`coalesce(lots, '') <> coalesce(${lotsOfPosition(db)}, '')`)
+    .where((eb) =>
+      eb.or([
+        sql<boolean>`coalesce(lots, '') <> coalesce(${lotsOfPosition(db)}, '')`,
+        sql<boolean>`coalesce(latest_lot_date, '') <> coalesce(${latestLotDateOfPosition()}, '')`,
+      ]),
+    )
     .orderBy('id')
     .execute();
   return rows.map((r) => r.id);
@@ -65,15 +85,12 @@ export async function staleLotTexts(db: Kysely<Database>): Promise<number[]> {
 
 /**
  * Each account's lots as one row beside packedPositionsQuery's (trading/position-lots.ts
- * unpackPositions reads both): one JSON array an account of (product_id, id, shares_micros, cost_cents,
- * acquired_date), its positions' `lots` texts joined, in product order as
- * the (account, product) index gives the positions. No row for an account none of whose positions
- * has lots. Read from the lots themselves, a position's lots cost an index probe and a text built
- * a lot, on PostgreSQL the largest of a tax-aware chunk's reads: 1.6 s of statements a run of
- * 30,000 accounts against 0.2 s (docs/decisions/position-lots-text.md). Lots are otherwise
- * unordered: the engine orders a position's lots itself (by date, then id); were a plan to mix the
- * positions, unpackPositions would parse the text instead of scanning it (the same lots, more
- * slowly).
+ * unpackPositions reads both): one JSON array an account of (product_id, id, shares_micros,
+ * cost_cents, acquired_date), its positions' `lots` texts joined in product order. No row for an
+ * account none of whose positions has lots. Read from the lots themselves, a position's lots cost
+ * an index probe and a text built a lot, on PostgreSQL the largest of a tax-aware chunk's reads
+ * (docs/decisions/position-lots-text.md). Within a position the lots are in id order; the engine
+ * orders them itself (by date, then id).
  */
 export function accountLotsQuery(trx: Kysely<Database>, firmId: number, accountIds: number[]) {
   return trx
@@ -85,4 +102,17 @@ export function accountLotsQuery(trx: Kysely<Database>, firmId: number, accountI
     .groupBy('account_id');
 }
 
-const joinedLots = (db: Kysely<Database>) => (isPostgres(db) ? sql`string_agg(lots, ${sql.lit(LOT_SEPARATOR)})` : sql`group_concat(lots, ${sql.lit(LOT_SEPARATOR)})`);
+// In product order whatever the plan: read through a sort by account (a bitmap scan), a group's
+// positions came in any order, and every such account's text went to JSON.parse instead of the scan.
+const joinedLots = (db: Kysely<Database>) =>
+  isPostgres(db) ? sql`string_agg(lots, ${sql.lit(LOT_SEPARATOR)} order by product_id)` : sql`group_concat(lots, ${sql.lit(LOT_SEPARATOR)} order by product_id)`;
+
+/**
+ * The lots of the accounts' positions with a lot acquired since `since` (an ISO date), one row an
+ * account as accountLotsQuery gives them: a household's other accounts hold many lots and few of
+ * them recent, so only the positions whose newest lot is in the window are read, and the caller
+ * picks the window's lots from their texts (trading/position-lots.ts lotsAcquiredSince).
+ */
+export function recentLotsQuery(trx: Kysely<Database>, firmId: number, accountIds: number[], since: string) {
+  return accountLotsQuery(trx, firmId, accountIds).where('latest_lot_date', '>=', since);
+}

@@ -225,6 +225,8 @@ export interface PositionTable {
   cost_cents: number;
   /** The position's lots as one text (db/position-lots.ts), kept by every writer of tax_lots; null without lots. */
   lots: string | null;
+  /** The newest acquired date of its lots, kept with `lots`; null without lots. */
+  latest_lot_date: string | null;
 }
 
 export interface TaxLotTable {

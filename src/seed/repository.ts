@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type BulkConstant, bulkWrite, type BulkWrite, type Column, type ColumnType } from '../db/bulk-insert.js';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
-import { type LotOfText, positionLotsText } from '../db/position-lots.js';
+import { latestLotDate, type LotOfText, positionLotsText } from '../db/position-lots.js';
 import type { Database } from '../db/schema.js';
 import type { ChunkRows, FirmRows, TableName } from './rows.js';
 import { SPECS, type TableSpec, WRITE_ORDER } from './table-specs.js';
@@ -170,9 +170,8 @@ export async function queueTables(
       if (numbering) ids[table] = [...(known[table] ?? []), ...newIds];
       const columns = Object.keys(spec.columns);
       // Millions of rows pass here: each column's reading is settled once per table, not per value.
-      const readers = columns.map((c) =>
-        table === 'positions' && c === 'lots' ? positionLotsReader(rows.length, lotsWithPositions ? tables.tax_lots! : [], drawn[present.indexOf('tax_lots')] ?? [], ids) : columnReader(spec, ids, table, c),
-      );
+      const lotsOf = table === 'positions' ? lotsByPosition(rows.length, lotsWithPositions ? tables.tax_lots! : [], drawn[present.indexOf('tax_lots')] ?? [], ids) : null;
+      const readers = columns.map((c) => (lotsOf !== null && (c === 'lots' || c === 'latest_lot_date') ? positionLotsReader(lotsOf, c, ids) : columnReader(spec, ids, table, c)));
       const first = numbering ? 1 : 0;
       const values = rows.map((row, i) => {
         const r = row as Record<string, unknown>;
@@ -241,12 +240,13 @@ type ColumnReader = (row: Record<string, unknown>, index: number) => unknown;
 type LotRow = { position_id: number; shares_micros: number; cost_cents: number; acquired_date: string };
 
 /**
- * The `lots` column of the write's positions (db/position-lots.ts), from the write's lots and the
- * ids drawn for them. A position's lots come with it: a lot naming a position written before
- * (`known`) would leave that position's text stale, so it is refused (no writer does that; the
- * import's lot files go through LotWriter, which refreshes the texts).
+ * The lots of the write's positions by their place among its rows, with the ids drawn for them:
+ * their `lots` and `latest_lot_date` (db/position-lots.ts). A position's lots come with it: a lot
+ * naming a position written before (`known`) would leave that position's text stale, so it is
+ * refused (no writer does that; the import's lot files go through LotWriter, which refreshes the
+ * texts).
  */
-function positionLotsReader(positionCount: number, lots: readonly object[], lotIds: readonly number[], ids: Record<string, readonly number[]>): ColumnReader {
+function lotsByPosition(positionCount: number, lots: readonly object[], lotIds: readonly number[], ids: Record<string, readonly number[]>): Map<number, LotOfText[]> {
   const first = (ids.positions?.length ?? 0) - positionCount;
   const byPosition = new Map<number, LotOfText[]>();
   for (let i = 0; i < lots.length; i++) {
@@ -257,9 +257,14 @@ function positionLotsReader(positionCount: number, lots: readonly object[], lotI
     list.push({ id: lotIds[i] as number, shares_micros: lot.shares_micros, cost_cents: lot.cost_cents, acquired_date: lot.acquired_date });
     byPosition.set(at, list);
   }
+  return byPosition;
+}
+
+function positionLotsReader(lotsOf: Map<number, LotOfText[]>, column: 'lots' | 'latest_lot_date', ids: Record<string, readonly number[]>): ColumnReader {
+  if (column === 'latest_lot_date') return (_r, i) => latestLotDate(lotsOf.get(i) ?? []);
   return (r, i) => {
-    const lotsOf = byPosition.get(i);
-    return lotsOf === undefined ? null : positionLotsText(resolve(ids, 'products', r.product_id as number, 'positions', 'lots'), lotsOf);
+    const lots = lotsOf.get(i);
+    return lots === undefined ? null : positionLotsText(resolve(ids, 'products', r.product_id as number, 'positions', 'lots'), lots);
   };
 }
 

@@ -136,8 +136,8 @@ export const SPECS: Record<TableName, TableSpec> = {
     leaf: true,
   },
   positions: {
-    // `lots` is not in the rows: queueTables builds it from the write's tax_lots rows (db/position-lots.ts).
-    columns: { account_id: I, product_id: I, shares_micros: B, cost_cents: B, lots: T },
+    // `lots` and `latest_lot_date` are not in the rows: queueTables builds them from the write's tax_lots rows (db/position-lots.ts).
+    columns: { account_id: I, product_id: I, shares_micros: B, cost_cents: B, lots: T, latest_lot_date: T },
     refs: { account_id: 'accounts', product_id: 'products' },
   },
   tax_lots: {

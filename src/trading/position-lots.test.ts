@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { forgetLots, unpackPositions } from './position-lots.js';
+import { forgetLots, lotsAcquiredSince, unpackPositions } from './position-lots.js';
 
 describe('unpackPositions (an account packed in one row by the snapshot read)', () => {
   it('reads the triples in product order, each lot text to its own position, lots and their summary read only when asked', () => {
@@ -99,6 +99,29 @@ describe('unpackPositions (an account packed in one row by the snapshot read)', 
             ? undefined
             : { maxCostPerShare: perShare.length === 0 ? 0 : Math.max(...perShare), latestAcquiredOn: rows.map(([, , , , d]) => d).sort().at(-1), maxLotCost: Math.max(...rows.map(([, , , cost]) => cost)) / 100 };
         expect(position!.lotsSummary).toEqual(expected);
+      }),
+    );
+  });
+});
+
+describe('lotsAcquiredSince (a household’s recent buys from its other accounts’ lot texts)', () => {
+  it('gives the product and date of each lot acquired on or after the date, in the text’s order', () => {
+    const text = '[[10,7,1000000,9950,"2025-05-01"],[10,8,1000000,9950,"2025-06-10"],[30,9,500000,345,"2025-06-01"]]';
+    expect(lotsAcquiredSince(text, '2025-06-01')).toEqual([
+      { productId: 10, date: '2025-06-10' },
+      { productId: 30, date: '2025-06-01' },
+    ]);
+    expect(lotsAcquiredSince(text, '2025-07-01')).toEqual([]);
+    expect(lotsAcquiredSince('[]', '2025-01-01')).toEqual([]);
+  });
+
+  it('reads any text the scan leaves alone as JSON.parse does', () => {
+    const lot = fc.tuple(fc.integer({ min: 1, max: 99 }), fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 0, max: 1e9 }), fc.integer({ min: -1e6, max: 1e9 }), fc.constantFrom('2024-01-02', '2025-06-01', '2025-06-30', '20250601', 'x'));
+    fc.assert(
+      fc.property(fc.array(lot, { maxLength: 8 }), fc.boolean(), fc.constantFrom('2025-06-01', '2024-12-31'), (lots, spaced, since) => {
+        const text = spaced ? JSON.stringify(lots, null, 1) : JSON.stringify(lots);
+        const expected = lots.filter((l) => l[4] >= since).map((l) => ({ productId: l[0], date: l[4] }));
+        expect(lotsAcquiredSince(text, since)).toEqual(expected);
       }),
     );
   });

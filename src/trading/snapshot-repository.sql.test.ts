@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compilerOf, sqlText } from '../../test/support/sql-snapshot.js';
-import { accountLotsQuery } from '../db/position-lots.js';
+import { accountLotsQuery, recentLotsQuery } from '../db/position-lots.js';
 import { packedPositionsQuery } from './snapshot-repository.js';
 
 describe.each(['sqlite', 'postgres'] as const)('packed rebalance reads [%s]', (dialect) => {
@@ -17,5 +17,8 @@ describe.each(['sqlite', 'postgres'] as const)('packed rebalance reads [%s]', (d
   });
   it('lots, one row an account', async () => {
     await expect(sqlText(accountLotsQuery(db, 1, [10, 11]))).toMatchFileSnapshot(`__sql__/account-lots.${dialect}.sql`);
+  });
+  it("lots of the positions with a lot in the window, one row an account (a household's recent buys)", async () => {
+    await expect(sqlText(recentLotsQuery(db, 1, [10, 11], '2026-10-27'))).toMatchFileSnapshot(`__sql__/recent-lots.${dialect}.sql`);
   });
 });

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { firmCheck } from '../db/firm-check.js';
 import { inIds } from '../db/id-chunks.js';
-import { accountLotsQuery } from '../db/position-lots.js';
+import { recentLotsQuery } from '../db/position-lots.js';
 import type { Database } from '../db/schema.js';
 import type { RecentTrade, TaxStatus } from '../engine/index.js';
 import { effectiveTaxStatus } from '../book/registration-types.js';
@@ -147,10 +147,11 @@ export async function loadTaxInputs(trx: Kysely<Database>, firmId: number, chunk
 
   // The chunk's taxable accounts bring their lots in their snapshots; every other account of the
   // household (outside the chunk, or not taxable) brings only its lots of the window, here: from
-  // its positions' lot texts (db/position-lots.ts), which cost no probe of the lots a position.
+  // the lot texts of its positions with a lot in the window (db/position-lots.ts), no probe of
+  // the lots a position.
   const others = buyers.filter((id) => !inChunk.has(id) || accounts.get(id)?.taxStatus !== 'Taxable');
   if (others.length > 0) {
-    for (const row of await accountLotsQuery(trx, firmId, others).execute()) {
+    for (const row of await recentLotsQuery(trx, firmId, others, windowStart).execute()) {
       const h = households.get(householdOf.get(row.account_id) ?? -1);
       if (!h) continue;
       for (const lot of lotsAcquiredSince(row.lots, windowStart)) h.recentTrades.push({ productId: lot.productId, date: lot.date, kind: 'Buy' });

@@ -114,9 +114,9 @@ insert into "accounts" ("id", "registration_id", "number", "name", "custodian", 
 -- parameters: [1,"2026-01-01T00:00:00.000Z","seed","2026-01-01T00:00:00.000Z","seed","{NULL}","{NULL}","{NULL}","{NULL}","{NULL}","{NULL}","{NULL}","{NULL}","{NULL}","{NULL}","{NULL}","{NULL}","{NULL}","{NULL}","{NULL}"]
 
 -- positions
-insert into "positions" ("id", "account_id", "product_id", "shares_micros", "cost_cents", "lots", "firm_id")
-      select u.*, $1::int4 from unnest($2::int4[], $3::int4[], $4::int4[], $5::int8[], $6::int8[], $7::text[]) as u
--- parameters: [1,"{NULL}","{NULL}","{NULL}","{NULL}","{NULL}","{NULL}"]
+insert into "positions" ("id", "account_id", "product_id", "shares_micros", "cost_cents", "lots", "latest_lot_date", "firm_id")
+      select u.*, $1::int4 from unnest($2::int4[], $3::int4[], $4::int4[], $5::int8[], $6::int8[], $7::text[], $8::text[]) as u
+-- parameters: [1,"{NULL}","{NULL}","{NULL}","{NULL}","{NULL}","{NULL}","{NULL}"]
 
 -- tax_lots
 insert into "tax_lots" ("id", "position_id", "shares_micros", "cost_cents", "acquired_date", "firm_id")

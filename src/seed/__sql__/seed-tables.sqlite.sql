@@ -91,8 +91,8 @@ insert into "accounts" ("id", "registration_id", "number", "name", "custodian", 
 -- parameters: [1,"2026-01-01T00:00:00.000Z","seed","2026-01-01T00:00:00.000Z","seed",null,null,null,null,null,null,null,null,null,null,null,null,null,null,null]
 
 -- positions
-insert into "positions" ("id", "account_id", "product_id", "shares_micros", "cost_cents", "lots", "firm_id") select *, ? from (values (?,?,?,?,?,?))
--- parameters: [1,null,null,null,null,null,null]
+insert into "positions" ("id", "account_id", "product_id", "shares_micros", "cost_cents", "lots", "latest_lot_date", "firm_id") select *, ? from (values (?,?,?,?,?,?,?))
+-- parameters: [1,null,null,null,null,null,null,null]
 
 -- tax_lots
 insert into "tax_lots" ("position_id", "shares_micros", "cost_cents", "acquired_date", "firm_id") select *, ? from (values (?,?,?,?))
