@@ -133,6 +133,10 @@ describeEachDatabase('importBook', (dialect) => {
       { shares_micros: 10_500_000, acquired_date: '2019-01-02' },
       { shares_micros: 120_000_000, acquired_date: '2021-03-15' },
     ]);
+    // The one-lot defaults' texts are written with their positions (db/position-lots.ts).
+    const texts = await db.kysely.selectFrom('positions').innerJoin('accounts', 'accounts.id', 'positions.account_id').select(['positions.lots', 'positions.latest_lot_date']).where('accounts.number', 'in', ['IMP-0001', 'IMP-0002']).where('positions.lots', 'is not', null).orderBy('positions.latest_lot_date').execute();
+    expect(texts.map((t) => t.latest_lot_date)).toEqual(['2019-01-02', '2021-03-15']);
+    expect(await staleLotTexts(db.kysely)).toEqual([]);
   });
 
   it('imports taxes: tax status, wash-sale groups, harvest replacements and tax lots that sum to their positions', async () => {
