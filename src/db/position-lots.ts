@@ -1,5 +1,5 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { isPostgres } from './dialect.js';
+import { joinedText, type Separator } from './aggregate.js';
 import { idChunks, inIds } from './id-chunks.js';
 import type { Database } from './schema.js';
 
@@ -8,13 +8,13 @@ import type { Database } from './schema.js';
  * `tax_lots` (docs/decisions/position-lots-text.md). A lot is `product_id,id,shares_micros,
  * cost_cents,"acquired_date"`, the lots of a position joined by `],[` in id order; null for a
  * position without lots. An account's lots are then its positions' texts joined by `],[` inside
- * `[[…]]` (snapshot-repository.ts accountLotsQuery), the text position-lots.ts unpackPositions
- * scans: a tax-aware chunk reads its taxable accounts' lots without an index probe a position
- * and a text built a lot, which on PostgreSQL were the largest part of its reads.
+ * `[[…]]` (accountLotsQuery below), the text trading/position-lots.ts unpackPositions scans: a
+ * tax-aware chunk reads its taxable accounts' lots without an index probe a position and a text
+ * built a lot, which on PostgreSQL were the largest part of its reads.
  * `positions.latest_lot_date` beside it is the newest acquired date of those lots: a household's
  * recent buys are read from the few positions with a lot in the window (recentLotsQuery).
  */
-export const LOT_SEPARATOR = '],[';
+export const LOT_SEPARATOR = '],[' satisfies Separator;
 
 /** A lot as a writer holds it, its id known. */
 export interface LotOfText {
@@ -63,8 +63,8 @@ export function latestLotDateOfPosition(): RawBuilder<string | null> {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function lotsOfPosition(db: Kysely<any>): RawBuilder<string | null> {
-  const aggregate = sql.raw(isPostgres(db) ? 'string_agg' : 'group_concat');
-  return sql<string | null>`(select ${aggregate}(positions.product_id || ',' || l.id || ',' || l.shares_micros || ',' || l.cost_cents || ',"' || l.acquired_date || '"', ${sql.lit(LOT_SEPARATOR)} order by l.id) from tax_lots as l where l.position_id = positions.id)`;
+  const lot = sql`positions.product_id || ',' || l.id || ',' || l.shares_micros || ',' || l.cost_cents || ',"' || l.acquired_date || '"'`;
+  return sql<string | null>`(select ${joinedText(db, lot, LOT_SEPARATOR, sql`l.id`)} from tax_lots as l where l.position_id = positions.id)`;
 }
 
 /** The positions (of every firm) whose `lots` text is not what their lots say: none, unless a writer of tax_lots forgot to refresh it. For tests. */
@@ -95,17 +95,14 @@ export async function staleLotTexts(db: Kysely<Database>): Promise<number[]> {
 export function accountLotsQuery(trx: Kysely<Database>, firmId: number, accountIds: number[]) {
   return trx
     .selectFrom('positions')
-    .select(['account_id', sql<string>`'[[' || ${joinedLots(trx)} || ']]'`.as('lots')])
+    // In product order whatever the plan: read through a sort by account (a bitmap scan), a group's
+    // positions came in any order, and every such account's text went to JSON.parse instead of the scan.
+    .select(['account_id', sql<string>`'[[' || ${joinedText(trx, sql`lots`, LOT_SEPARATOR, sql`product_id`)} || ']]'`.as('lots')])
     .where('firm_id', '=', firmId)
     .where(inIds(trx, 'account_id', accountIds))
     .where('lots', 'is not', null)
     .groupBy('account_id');
 }
-
-// In product order whatever the plan: read through a sort by account (a bitmap scan), a group's
-// positions came in any order, and every such account's text went to JSON.parse instead of the scan.
-const joinedLots = (db: Kysely<Database>) =>
-  isPostgres(db) ? sql`string_agg(lots, ${sql.lit(LOT_SEPARATOR)} order by product_id)` : sql`group_concat(lots, ${sql.lit(LOT_SEPARATOR)} order by product_id)`;
 
 /**
  * The lots of the accounts' positions with a lot acquired since `since` (an ISO date), one row an
