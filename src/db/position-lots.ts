@@ -28,7 +28,12 @@ export interface LotOfText {
 export function positionLotsText(productId: number, lots: readonly LotOfText[]): string | null {
   if (lots.length === 0) return null;
   const sorted = lots.every((lot, i) => i === 0 || (lots[i - 1] as LotOfText).id < lot.id) ? lots : [...lots].sort((a, b) => a.id - b.id);
-  return sorted.map((lot) => `${productId},${lot.id},${lot.shares_micros},${lot.cost_cents},"${lot.acquired_date}"`).join(LOT_SEPARATOR);
+  return sorted.map((lot) => lotText(productId, lot.id, lot.shares_micros, lot.cost_cents, lot.acquired_date)).join(LOT_SEPARATOR);
+}
+
+/** One lot of a position's text; a position's lots are these joined by LOT_SEPARATOR in id order. */
+export function lotText(productId: number, id: number, sharesMicros: number, costCents: number, acquiredDate: string): string {
+  return `${productId},${id},${sharesMicros},${costCents},"${acquiredDate}"`;
 }
 
 /** The newest acquired date of `lots` (null for none), as refreshPositionLots writes `latest_lot_date`. */

@@ -3,7 +3,7 @@ import { type BulkConstant, type BulkWrite, type Column, type ColumnType } from 
 import { copyWrite } from '../db/copy-rows.js';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
-import { latestLotDate, type LotOfText, positionLotsText } from '../db/position-lots.js';
+import { LOT_SEPARATOR, lotText } from '../db/position-lots.js';
 import type { Database } from '../db/schema.js';
 import type { ChunkRows, FirmRows, TableName } from './rows.js';
 import { SPECS, type TableSpec, WRITE_ORDER } from './table-specs.js';
@@ -174,7 +174,7 @@ export async function queueTables(
       if (numbering) ids[table] = [...(known[table] ?? []), ...newIds];
       const columns = Object.keys(spec.columns);
       // Millions of rows pass here: each column's reading is settled once per table, not per value.
-      const lotsOf = table === 'positions' ? lotsByPosition(rows.length, lotsWithPositions ? tables.tax_lots! : [], drawn[present.indexOf('tax_lots')] ?? [], ids) : null;
+      const lotsOf = table === 'positions' ? new LotsOfPositions(rows.length, (lotsWithPositions ? tables.tax_lots! : []) as LotRow[], drawn[present.indexOf('tax_lots')] ?? [], (ids.positions?.length ?? 0) - rows.length) : null;
       const readers = columns.map((c) => (lotsOf !== null && (c === 'lots' || c === 'latest_lot_date') ? positionLotsReader(lotsOf, c, ids) : columnReader(spec, ids, table, c)));
       const first = numbering ? 1 : 0;
       const values = rows.map((row, i) => {
@@ -244,32 +244,62 @@ type ColumnReader = (row: Record<string, unknown>, index: number) => unknown;
 type LotRow = { position_id: number; shares_micros: number; cost_cents: number; acquired_date: string };
 
 /**
- * The lots of the write's positions by their place among its rows, with the ids drawn for them:
- * their `lots` and `latest_lot_date` (db/position-lots.ts). A position's lots come with it: a lot
- * naming a position written before (`known`) would leave that position's text stale, so it is
- * refused (no writer does that; the import's lot files go through LotWriter, which refreshes the
- * texts).
+ * The lots of the write's positions by their place among its rows, with the ids drawn for them,
+ * for their `lots` and `latest_lot_date` (db/position-lots.ts): each position's lots are a chain
+ * of places in `lots` (`first`, then `next`), in the order they are written, which is their ids'.
+ * Typed arrays rather than a list of lot objects a position: an import of 100,000 accounts with
+ * 500,000 positions took 4.9 s of CPU instead of 5.2-5.3 s without that garbage. A position's lots
+ * come with it: a lot naming a position written before (`known`) would leave that position's text
+ * stale, so it is refused (no writer does that; the import's lot files go through LotWriter, which
+ * refreshes the texts).
  */
-function lotsByPosition(positionCount: number, lots: readonly object[], lotIds: readonly number[], ids: Record<string, readonly number[]>): Map<number, LotOfText[]> {
-  const first = (ids.positions?.length ?? 0) - positionCount;
-  const byPosition = new Map<number, LotOfText[]>();
-  for (let i = 0; i < lots.length; i++) {
-    const lot = lots[i] as LotRow;
-    const at = lot.position_id - first;
-    if (at < 0) throw new Error(`tax_lots: a lot of position ${lot.position_id} written apart from its position`);
-    const list = byPosition.get(at) ?? [];
-    list.push({ id: lotIds[i] as number, shares_micros: lot.shares_micros, cost_cents: lot.cost_cents, acquired_date: lot.acquired_date });
-    byPosition.set(at, list);
+class LotsOfPositions {
+  readonly #first: Int32Array;
+  readonly #next: Int32Array;
+
+  constructor(
+    positionCount: number,
+    readonly lots: readonly LotRow[],
+    readonly ids: readonly number[],
+    firstPosition: number,
+  ) {
+    this.#first = new Int32Array(positionCount).fill(-1);
+    this.#next = new Int32Array(lots.length).fill(-1);
+    const last = new Int32Array(positionCount).fill(-1);
+    for (let i = 0; i < lots.length; i++) {
+      const at = lots[i]!.position_id - firstPosition;
+      if (at < 0 || at >= positionCount) throw new Error(`tax_lots: a lot of position ${lots[i]!.position_id} written apart from its position`);
+      if (last[at] === -1) this.#first[at] = i;
+      else this.#next[last[at]!] = i;
+      last[at] = i;
+    }
   }
-  return byPosition;
+
+  /** The `lots` text of the position at `at`, of product `productId`; null without lots. */
+  text(at: number, productId: number): string | null {
+    let text: string | null = null;
+    for (let i = this.#first[at]!; i !== -1; i = this.#next[i]!) {
+      const lot = this.lots[i]!;
+      const one = lotText(productId, this.ids[i]!, lot.shares_micros, lot.cost_cents, lot.acquired_date);
+      text = text === null ? one : text + LOT_SEPARATOR + one;
+    }
+    return text;
+  }
+
+  /** The newest acquired date of the position at `at`'s lots; null without lots. */
+  latestDate(at: number): string | null {
+    let latest: string | null = null;
+    for (let i = this.#first[at]!; i !== -1; i = this.#next[i]!) {
+      const date = this.lots[i]!.acquired_date;
+      if (latest === null || date > latest) latest = date;
+    }
+    return latest;
+  }
 }
 
-function positionLotsReader(lotsOf: Map<number, LotOfText[]>, column: 'lots' | 'latest_lot_date', ids: Record<string, readonly number[]>): ColumnReader {
-  if (column === 'latest_lot_date') return (_r, i) => latestLotDate(lotsOf.get(i) ?? []);
-  return (r, i) => {
-    const lots = lotsOf.get(i);
-    return lots === undefined ? null : positionLotsText(resolve(ids, 'products', r.product_id as number, 'positions', 'lots'), lots);
-  };
+function positionLotsReader(lotsOf: LotsOfPositions, column: 'lots' | 'latest_lot_date', ids: Record<string, readonly number[]>): ColumnReader {
+  if (column === 'latest_lot_date') return (_r, i) => lotsOf.latestDate(i);
+  return (r, i) => lotsOf.text(i, resolve(ids, 'products', r.product_id as number, 'positions', 'lots'));
 }
 
 /** A column's value of a generated row: a reference (a row position) becomes the id written for that row. */
