@@ -3,7 +3,7 @@ import { type BulkConstant, type BulkWrite, type Column, type ColumnType } from 
 import { copyWrite } from '../db/copy-rows.js';
 import type { Db } from '../db/database.js';
 import { isPostgres } from '../db/dialect.js';
-import { LOT_SEPARATOR, lotText } from '../db/position-lots.js';
+import { LotsTextBuilder } from '../db/position-lots.js';
 import type { Database } from '../db/schema.js';
 import type { ChunkRows, FirmRows, TableName } from './rows.js';
 import { SPECS, type TableSpec, WRITE_ORDER } from './table-specs.js';
@@ -256,6 +256,7 @@ type LotRow = { position_id: number; shares_micros: number; cost_cents: number; 
 class LotsOfPositions {
   readonly #first: Int32Array;
   readonly #next: Int32Array;
+  readonly #text = new LotsTextBuilder();
 
   constructor(
     positionCount: number,
@@ -277,13 +278,13 @@ class LotsOfPositions {
 
   /** The `lots` text of the position at `at`, of product `productId`; null without lots. */
   text(at: number, productId: number): string | null {
-    let text: string | null = null;
+    const text = this.#text;
+    text.begin(productId);
     for (let i = this.#first[at]!; i !== -1; i = this.#next[i]!) {
       const lot = this.lots[i]!;
-      const one = lotText(productId, this.ids[i]!, lot.shares_micros, lot.cost_cents, lot.acquired_date);
-      text = text === null ? one : text + LOT_SEPARATOR + one;
+      text.lot(this.ids[i]!, lot.shares_micros, lot.cost_cents, lot.acquired_date);
     }
-    return text;
+    return text.end();
   }
 
   /** The newest acquired date of the position at `at`'s lots; null without lots. */
