@@ -123,9 +123,11 @@ export async function importBook(db: Db, firmId: number, files: string[], option
           const drawAhead = more && ahead ? () => ahead.drawAhead(rows) : undefined;
           const queued = await queueTables(conn, db.dialect, firmId, rows, known, { at, by: options.by ?? 'import' }, allocated, drawAhead);
           // Each write starts from the ids of the one before it. Tax lots name positions of their
-          // own batch: position ids are not carried over.
+          // own batch, and no row names a lot: neither's ids are carried over (each write would
+          // copy every id before it).
           known = queued.ids;
           delete known.positions;
+          delete known.tax_lots;
           const done = queued.written.then(() => {
             for (const [table, list] of Object.entries(rows) as [Exclude<keyof ImportTables, 'prices'>, unknown[]][]) if (list.length > 0) written.add(table);
             for (const entity of ENTITIES) if (entity in counted) imported[entity] += counted[entity as keyof ImportTables].length;
