@@ -78,18 +78,11 @@ const COMMA = 44;
 const QUOTE = 34;
 const oneText = new LotsTextBuilder();
 
-/** The newest acquired date of `lots` (null for none), as refreshPositionLots writes `latest_lot_date`. */
-export function latestLotDate(lots: readonly LotOfText[]): string | null {
-  let latest: string | null = null;
-  for (const lot of lots) if (latest === null || lot.acquired_date > latest) latest = lot.acquired_date;
-  return latest;
-}
-
 /**
  * Writes `lots` and `latest_lot_date` of the positions `positionIds` (of firm `firmId`) again from
  * their rows in `tax_lots`, after a writer changed them: one statement a list of positions. Every
- * writer of `tax_lots` calls it in the transaction of its change (the bulk writers build the
- * columns themselves, positionLotsText and latestLotDate, for the positions they write with their
+ * writer of `tax_lots` calls it in the transaction of its change (the bulk writer of seeds and
+ * imports builds both columns itself, with LotsTextBuilder, for the positions it writes with their
  * lots).
  */
 export async function refreshPositionLots(db: Kysely<Database>, firmId: number, positionIds: readonly number[]): Promise<void> {

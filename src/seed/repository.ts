@@ -16,7 +16,8 @@ import { SPECS, type TableSpec, WRITE_ORDER } from './table-specs.js';
  * SQLite: `begin immediate` takes the write lock first, then ids continue from max(id)
  * (AUTOINCREMENT keeps later automatic ids above them). PostgreSQL: ids are drawn from the
  * table's own sequence with nextval, so concurrent writers never collide. Tables whose ids no
- * other row needs (lots, prices, pending transactions) let the database number them.
+ * other row needs (prices, pending transactions) let the database number them; lots written with
+ * their positions are numbered here too, since each position's `lots` text names its lots' ids.
  *
  * Rows go out through copyRows (src/db/copy-rows.ts): on PostgreSQL a `COPY` a table's batch, on
  * SQLite (and for a handful of rows) statements that carry the rows as one value per column
